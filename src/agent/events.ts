@@ -1,0 +1,67 @@
+/**
+ * The contract between the agent loop and the terminal. The loop yields these and nothing
+ * else; renderers and tests depend on them, never on the SDK's own stream parts.
+ */
+
+/** Why a turn ended. Print mode maps them to exit codes (see `exitCodeFor`). */
+export type StopReason =
+  | 'completed'
+  | 'max-steps'
+  | 'repeated-call'
+  | 'token-budget'
+  | 'timeout'
+  | 'aborted'
+  | 'error';
+
+/** Token counts; `cachedInputTokens` is the part of `inputTokens` served from the provider's cache. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+}
+
+export type AgentEvent =
+  | { type: 'step-start'; step: number }
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string }
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
+  | { type: 'tool-result'; toolCallId: string; toolName: string; output: unknown }
+  | { type: 'tool-error'; toolCallId: string; toolName: string; error: string }
+  | { type: 'tool-denied'; toolCallId: string; toolName: string; reason?: string }
+  /** Something the user should know that is not an answer: context trimmed, a retry, a warning. */
+  | { type: 'notice'; message: string }
+  | { type: 'step-end'; step: number; usage: TokenUsage; finishReason: string }
+  | {
+      type: 'turn-end';
+      stopReason: StopReason;
+      usage: TokenUsage;
+      steps: number;
+      /** One line for the user when the turn did not complete: what happened and what to do. */
+      message?: string;
+      /** The underlying error's stack, shown only with SYLVAN_DEBUG=1. */
+      debug?: string;
+    };
+
+export const emptyUsage = (): TokenUsage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
+
+export function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
+  return {
+    inputTokens: total.inputTokens + step.inputTokens,
+    outputTokens: total.outputTokens + step.outputTokens,
+    cachedInputTokens: total.cachedInputTokens + step.cachedInputTokens,
+  };
+}
+
+/** Exit code of print mode for a stop reason: 0 completed, 1 error, 3 guard or timeout, 130 interrupt. */
+export function exitCodeFor(reason: StopReason): number {
+  switch (reason) {
+    case 'completed':
+      return 0;
+    case 'error':
+      return 1;
+    case 'aborted':
+      return 130;
+    default:
+      return 3;
+  }
+}

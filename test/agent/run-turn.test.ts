@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { APICallError, tool, type ModelMessage } from 'ai';
+import type { MockLanguageModelV4 } from 'ai/test';
+import { z } from 'zod';
+import { Conversation } from '../../src/agent/conversation.ts';
+import type { AgentEvent } from '../../src/agent/events.ts';
+import { findUnansweredToolCalls } from '../../src/agent/context-window.ts';
+import { runTurn, type ApprovalPolicy, type TurnOptions } from '../../src/agent/run-turn.ts';
+import { scriptedModel } from '../helpers/scripted-model.ts';
+
+function makeTools(log: string[]) {
+  return {
+    lookup: tool({
+      description: 'look something up',
+      inputSchema: z.object({ key: z.string() }),
+      execute: async ({ key }) => {
+        log.push(`lookup:${key}`);
+        return `value of ${key}`;
+      },
+    }),
+    write_file: tool({
+      description: 'write',
+      inputSchema: z.object({ path: z.string(), content: z.string() }),
+      execute: async ({ path }) => {
+        log.push(`write:${path}`);
+        return `Wrote ${path}`;
+      },
+    }),
+  };
+}
+
+const noApproval: ApprovalPolicy = {
+  decide: (toolName) => (toolName === 'write_file' ? { deny: 'needs --yes' } : 'not-needed'),
+  ask: async () => ({ approved: false }),
+};
+
+async function run(model: MockLanguageModelV4, overrides: Partial<TurnOptions> = {}) {
+  const log: string[] = [];
+  const conversation = overrides.conversation ?? new Conversation();
+  const events: AgentEvent[] = [];
+  const turn = runTurn({
+    model,
+    tools: makeTools(log),
+    instructions: 'You are a test.',
+    conversation,
+    userMessage: 'hello',
+    limits: { maxSteps: 5, tokenBudget: 1_000_000, maxIdenticalCalls: 3 },
+    stepTimeoutMs: 5_000,
+    toolTimeoutMs: 5_000,
+    maxRetries: 0,
+    abortSignal: new AbortController().signal,
+    approval: noApproval,
+    provider: { label: 'DashScope', model: 'qwen-plus', keyVariable: 'DASHSCOPE_API_KEY' },
+    ...overrides,
+  });
+  for await (const event of turn) events.push(event);
+  const end = events.at(-1);
+  assert.equal(end?.type, 'turn-end');
+  return { events, end: end as Extract<AgentEvent, { type: 'turn-end' }>, conversation, log };
+}
+
+const roles = (messages: readonly ModelMessage[]) => messages.map((message) => message.role);
+
+describe('runTurn', () => {
+  test('runs a tool, feeds the result back, and stops when the model answers', async () => {
+    const model = scriptedModel([{ calls: [{ name: 'lookup', input: { key: 'a' }, id: 'c1' }] }, { text: 'The value is A.' }]);
+    const { events, end, conversation, log } = await run(model);
+
+    assert.equal(end.stopReason, 'completed');
+    assert.deepEqual(log, ['lookup:a']);
+    assert.deepEqual(
+      events.filter((event) => event.type === 'tool-call' || event.type === 'tool-result').map((event) => event.type),
+      ['tool-call', 'tool-result'],
+    );
+    assert.equal(events.filter((event) => event.type === 'text-delta').map((event) => (event as { text: string }).text).join(''), 'The value is A.');
+    assert.deepEqual(roles(conversation.messages), ['user', 'assistant', 'tool', 'assistant']);
+    // The second request carries the tool result, answering the right call, after the system prompt.
+    const secondPrompt = model.doStreamCalls[1]!.prompt;
+    assert.equal(secondPrompt[0]!.role, 'system');
+    const toolMessage = secondPrompt.find((message) => message.role === 'tool');
+    assert.ok(toolMessage && Array.isArray(toolMessage.content));
+    const result = toolMessage.content[0] as { toolCallId: string; output: { value: unknown } };
+    assert.equal(result.toolCallId, 'c1');
+    assert.equal(result.output.value, 'value of a');
+    assert.equal(end.usage.inputTokens, 200);
+  });
+
+  test('bad calls (unknown tool, schema violation, broken JSON) go back to the model as errors', async () => {
+    const model = scriptedModel([
+      {
+        calls: [
+          { name: 'no_such_tool', input: {} },
+          { name: 'lookup', input: { key: 42 } },
+          { name: 'lookup', input: '{"key": "a"' },
+        ],
+      },
+      { text: 'Sorry.' },
+    ]);
+    const { events, end, conversation } = await run(model);
+    assert.equal(end.stopReason, 'completed');
+    assert.equal(events.filter((event) => event.type === 'tool-error').length, 3);
+    assert.deepEqual(findUnansweredToolCalls(conversation.messages), []);
+    const tool = model.doStreamCalls[1]!.prompt.find((message) => message.role === 'tool');
+    assert.ok(tool && Array.isArray(tool.content));
+    assert.deepEqual(
+      tool.content.map((part) => (part as { output: { type: string } }).output.type),
+      ['error-text', 'error-text', 'error-text'],
+    );
+  });
+
+  test('a model that never stops calling makes exactly maxSteps requests', async () => {
+    let n = 0;
+    const model = scriptedModel(() => ({ calls: [{ name: 'lookup', input: { key: `k${n++}` } }] }));
+    const { end, conversation } = await run(model, { limits: { maxSteps: 4, tokenBudget: 1e9, maxIdenticalCalls: 3 } });
+    assert.equal(end.stopReason, 'max-steps');
+    assert.equal(model.doStreamCalls.length, 4);
+    assert.match(end.message ?? '', /4 steps/);
+    assert.deepEqual(findUnansweredToolCalls(conversation.messages), []);
+  });
+
+  test('the third identical call is not run and stops the turn', async () => {
+    const model = scriptedModel(() => ({ calls: [{ name: 'lookup', input: { key: 'same' } }] }));
+    const { end, log, conversation } = await run(model, { limits: { maxSteps: 10, tokenBudget: 1e9, maxIdenticalCalls: 3 } });
+    assert.equal(end.stopReason, 'repeated-call');
+    assert.deepEqual(log, ['lookup:same', 'lookup:same']);
+    assert.equal(model.doStreamCalls.length, 3);
+    assert.match(end.message ?? '', /lookup \{"key":"same"\} 3 times/);
+    assert.deepEqual(findUnansweredToolCalls(conversation.messages), []);
+  });
+
+  test('the token budget stops the turn after the step that passed it', async () => {
+    const model = scriptedModel(() => ({ calls: [{ name: 'lookup', input: { key: String(Math.random()) } }] }));
+    const { end } = await run(model, { limits: { maxSteps: 10, tokenBudget: 250, maxIdenticalCalls: 3 } });
+    assert.equal(end.stopReason, 'token-budget');
+    assert.equal(model.doStreamCalls.length, 3);
+  });
+
+  test('an API error ends the turn with one line; the user message stays, no half step', async () => {
+    const error = new APICallError({
+      message: 'Incorrect API key provided.',
+      url: 'https://dashscope.aliyuncs.com/compatible-mode/v1/chat/completions',
+      requestBodyValues: {},
+      statusCode: 401,
+      responseBody: '{"error":{"message":"Incorrect API key provided."}}',
+      isRetryable: false,
+    });
+    const { end, conversation } = await run(scriptedModel([{ error }]));
+    assert.equal(end.stopReason, 'error');
+    assert.equal(end.message, 'DashScope rejected the API key (401) (Incorrect API key provided.). Check DASHSCOPE_API_KEY in your environment or .env.');
+    assert.deepEqual(roles(conversation.messages), ['user']);
+  });
+
+  test('a stream cut mid-answer is an error; only whole steps stay in the history', async () => {
+    const model = scriptedModel([{ calls: [{ name: 'lookup', input: { key: 'a' } }] }, { cutAfter: 'The val' }]);
+    const { end, conversation } = await run(model);
+    assert.equal(end.stopReason, 'error');
+    assert.match(end.message ?? '', /cut off/);
+    assert.deepEqual(roles(conversation.messages), ['user', 'assistant', 'tool']);
+  });
+
+  test('a hanging model is cut off by the step timeout', async () => {
+    const { end } = await run(scriptedModel([{ hang: true }]), { stepTimeoutMs: 50 });
+    assert.equal(end.stopReason, 'timeout');
+    assert.match(end.message ?? '', /--timeout/);
+  });
+
+  test('the user interrupt ends the turn as aborted with a valid history', async () => {
+    const controller = new AbortController();
+    const model = scriptedModel([{ calls: [{ name: 'lookup', input: { key: 'a' } }] }, { hang: true }]);
+    const conversation = new Conversation();
+    const turn = runTurn({
+      model,
+      tools: makeTools([]),
+      instructions: 'test',
+      conversation,
+      userMessage: 'hi',
+      limits: { maxSteps: 5, tokenBudget: 1e9, maxIdenticalCalls: 3 },
+      stepTimeoutMs: 60_000,
+      toolTimeoutMs: 60_000,
+      maxRetries: 0,
+      abortSignal: controller.signal,
+      approval: noApproval,
+      provider: { label: 'DashScope', model: 'x' },
+    });
+    let end: AgentEvent | undefined;
+    for await (const event of turn) {
+      if (event.type === 'step-start' && event.step === 2) controller.abort();
+      end = event;
+    }
+    assert.equal(end?.type === 'turn-end' && end.stopReason, 'aborted');
+    assert.deepEqual(roles(conversation.messages), ['user', 'assistant', 'tool']);
+  });
+
+  test('a denied call reaches the model as a denial and the turn goes on', async () => {
+    const model = scriptedModel([{ calls: [{ name: 'write_file', input: { path: 'a.txt', content: 'x' } }] }, { text: 'It was denied.' }]);
+    const { events, end, log } = await run(model);
+    assert.equal(end.stopReason, 'completed');
+    assert.deepEqual(log, []);
+    const denied = events.find((event) => event.type === 'tool-denied');
+    assert.ok(denied && denied.type === 'tool-denied');
+    assert.equal(denied.reason, 'needs --yes');
+    const tool = model.doStreamCalls[1]!.prompt.find((message) => message.role === 'tool');
+    assert.ok(tool && Array.isArray(tool.content));
+    assert.equal((tool.content[0] as { output: { type: string } }).output.type, 'execution-denied');
+  });
+
+  for (const answer of [true, false]) {
+    test(`asks the user before a call that needs approval (${answer ? 'yes' : 'no'})`, async () => {
+      const asked: string[] = [];
+      const approval: ApprovalPolicy = {
+        decide: (toolName) => (toolName === 'write_file' ? 'ask' : 'not-needed'),
+        ask: async (request) => {
+          asked.push(request.toolName);
+          return { approved: answer, reason: answer ? undefined : 'User said no.' };
+        },
+      };
+      const model = scriptedModel([{ calls: [{ name: 'write_file', input: { path: 'a.txt', content: 'x' } }] }, { text: 'Done.' }]);
+      const { end, log, conversation } = await run(model, { approval });
+      assert.equal(end.stopReason, 'completed');
+      assert.deepEqual(asked, ['write_file']);
+      assert.deepEqual(log, answer ? ['write:a.txt'] : []);
+      assert.equal(model.doStreamCalls.length, 2);
+      assert.deepEqual(findUnansweredToolCalls(conversation.messages), []);
+    });
+  }
+});
