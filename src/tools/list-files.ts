@@ -1,0 +1,159 @@
+import type { Stats } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { tool } from 'ai';
+import { z } from 'zod';
+import { matchesGlob } from './glob.ts';
+import { resolveWorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
+
+export const MAX_LISTED_ENTRIES = 200;
+const MAX_RESULT_CHARS = 8_000;
+/** The walk gives up after this many entries or levels, so a huge tree cannot hang the turn. */
+const MAX_VISITED_ENTRIES = 20_000;
+const MAX_DEPTH = 16;
+const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
+
+interface Walk {
+  readonly pattern: string | undefined;
+  readonly displayPrefix: string;
+  readonly abortSignal: AbortSignal | undefined;
+  shown: string[];
+  shownChars: number;
+  matched: number;
+  visited: number;
+  stopped: boolean;
+  depthLimited: boolean;
+  skippedFolders: boolean;
+}
+
+/**
+ * Creates the `list_files` tool: lists a workspace folder recursively (default the root), sorted,
+ * folders with a trailing "/", paths relative to the workspace root, optionally filtered by a glob.
+ * Skips `.git` and `node_modules`; dotfiles stay visible; symbolic links are listed, never followed.
+ * Shows at most 200 entries (and at most 8,000 characters) with a note saying how many were left out.
+ */
+export function createListFilesTool(options: WorkspaceToolOptions) {
+  return tool({
+    description:
+      'List files and folders in the workspace, recursively. Folders end with "/"; paths are relative to the workspace root, ' +
+      'so they can be passed to read_file as they are. Give `path` to list one folder (default: the whole workspace) and ' +
+      '`pattern` to keep only matching entries: a glob such as "**/*.ts" is matched against the path inside the listed folder, ' +
+      'a pattern without "/" such as "*.md" is matched against names at any depth. ' +
+      `.git and node_modules are skipped. At most ${MAX_LISTED_ENTRIES} entries are shown; narrow the path or pattern when the list is cut.`,
+    inputSchema: z.object({
+      path: z.string().optional().describe('Folder to list, relative to the workspace root (default ".").'),
+      pattern: z.string().optional().describe('Optional glob filter, e.g. "**/*.ts" or "*.md".'),
+    }),
+    async execute({ path: userPath = '.', pattern }, { abortSignal }) {
+      const folder = userPath.trim() === '' ? '.' : userPath;
+      const target = await resolveWorkspaceTarget(options.workspaceRoot, folder, { refuseSecrets: false });
+      await assertFolder(target.absolutePath, target.relativePath, folder);
+      const filter = pattern?.trim().replace(/^(\.\/)+/, '') || undefined;
+      const walk: Walk = {
+        pattern: filter,
+        displayPrefix: target.relativePath === '.' ? '' : `${target.relativePath}/`,
+        abortSignal,
+        shown: [],
+        shownChars: 0,
+        matched: 0,
+        visited: 0,
+        stopped: false,
+        depthLimited: false,
+        skippedFolders: false,
+      };
+      await walkFolder(target.absolutePath, '', 0, walk);
+      return formatListing(target.relativePath, walk);
+    },
+  });
+}
+
+async function assertFolder(absolutePath: string, relativePath: string, userPath: string): Promise<void> {
+  let stats: Stats;
+  try {
+    stats = await stat(absolutePath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new Error(`folder ${userPath} does not exist in the workspace; call list_files without a path to see the top level`);
+    }
+    throw new Error(`cannot list ${relativePath}: ${(error as Error).message}`);
+  }
+  if (!stats.isDirectory()) {
+    throw new Error(`${relativePath} is a file, not a folder; use read_file to read it`);
+  }
+}
+
+/** Depth-first in name order, so entries come out sorted with each folder's contents right after it. */
+async function walkFolder(absolutePath: string, relativePath: string, depth: number, walk: Walk): Promise<void> {
+  walk.abortSignal?.throwIfAborted();
+  let entries;
+  try {
+    entries = await readdir(absolutePath, { withFileTypes: true });
+  } catch {
+    // An unreadable subfolder should not sink the whole listing.
+    return;
+  }
+  entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+  for (const entry of entries) {
+    if (walk.visited >= MAX_VISITED_ENTRIES) {
+      walk.stopped = true;
+      return;
+    }
+    walk.visited++;
+    const isFolder = entry.isDirectory();
+    if (isFolder && SKIPPED_FOLDERS.has(entry.name)) {
+      walk.skippedFolders = true;
+      continue;
+    }
+    const entryPath = relativePath === '' ? entry.name : `${relativePath}/${entry.name}`;
+    if (walk.pattern === undefined || matchesPattern(entryPath, entry.name, walk.pattern)) {
+      record(`${walk.displayPrefix}${entryPath}${isFolder ? '/' : ''}`, walk);
+    }
+    if (!isFolder) continue;
+    if (depth + 1 >= MAX_DEPTH) {
+      walk.depthLimited = true;
+      continue;
+    }
+    await walkFolder(path.join(absolutePath, entry.name), entryPath, depth + 1, walk);
+  }
+}
+
+function matchesPattern(entryPath: string, name: string, pattern: string): boolean {
+  return pattern.includes('/') ? matchesGlob(entryPath, pattern) : matchesGlob(name, pattern);
+}
+
+function record(display: string, walk: Walk): void {
+  walk.matched++;
+  // Once one entry is left out, the rest are too, so the list stays a sorted prefix.
+  if (walk.shown.length < walk.matched - 1) return;
+  if (walk.shown.length >= MAX_LISTED_ENTRIES) return;
+  if (walk.shownChars + display.length + 1 > MAX_RESULT_CHARS - 400) return;
+  walk.shown.push(display);
+  walk.shownChars += display.length + 1;
+}
+
+function formatListing(relativePath: string, walk: Walk): string {
+  const where = relativePath === '.' ? 'the workspace root' : `${relativePath}/`;
+  const matching = walk.pattern === undefined ? '' : ` matching "${walk.pattern}"`;
+  const atLeast = walk.stopped ? 'at least ' : '';
+  const lines: string[] = [];
+  if (walk.matched === 0) {
+    lines.push(walk.pattern === undefined && !walk.stopped ? `${where} is empty` : `No entries${matching} under ${where}`);
+  } else {
+    const noun = walk.matched === 1 && !walk.stopped ? 'entry' : 'entries';
+    lines.push(`${atLeast}${walk.matched.toLocaleString('en-US')} ${noun}${matching} under ${where}`);
+    lines.push(...walk.shown);
+  }
+  const hidden = walk.matched - walk.shown.length;
+  if (hidden > 0) {
+    lines.push(`… ${atLeast}${hidden.toLocaleString('en-US')} more entries not shown; narrow the path or pattern`);
+  }
+  if (walk.stopped) {
+    lines.push(`[the listing stopped after ${MAX_VISITED_ENTRIES.toLocaleString('en-US')} entries; list a smaller folder]`);
+  }
+  if (walk.depthLimited) {
+    lines.push(`[folders nested deeper than ${MAX_DEPTH} levels were not opened; list a deeper path to see them]`);
+  }
+  if (walk.skippedFolders) lines.push('[.git and node_modules folders are not listed]');
+  return lines.join('\n');
+}

@@ -1,0 +1,139 @@
+import type { Stats } from 'node:fs';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { tool } from 'ai';
+import { z } from 'zod';
+import { resolveWorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
+
+export interface WriteFileInput {
+  path: string;
+  content: string;
+}
+
+const PREVIEW_LINES = 10;
+const PREVIEW_LINE_CHARS = 120;
+/** Counting the lines of a bigger existing file is not worth reading it for an approval prompt. */
+const MAX_COUNTED_BYTES = 10_000_000;
+
+/**
+ * Creates the `write_file` tool: creates or overwrites a UTF-8 text file in the workspace, creating
+ * missing parent folders, and returns "Wrote x (12 lines, 345 bytes)" or "Overwrote …". Refuses
+ * paths outside the workspace (including through symbolic links), folders and secret files.
+ * It does not ask for approval itself: the agent loop does, using `describeWrite`.
+ */
+export function createWriteFileTool(options: WorkspaceToolOptions) {
+  return tool({
+    description:
+      'Create or overwrite a text file in the workspace with the given content (the whole file). Missing parent folders are created. ' +
+      'The user is asked to approve each write. Paths are relative to the workspace root. Overwriting replaces everything, ' +
+      'so read the file first when changing an existing one. Secret files such as .env cannot be written.',
+    inputSchema: z.object({
+      path: z.string().min(1).describe('File path relative to the workspace root, e.g. "notes/todo.md".'),
+      content: z.string().describe('The complete new content of the file.'),
+    }),
+    async execute({ path: userPath, content }, { abortSignal }) {
+      const target = await resolveWorkspaceTarget(options.workspaceRoot, userPath, {
+        forWrite: true,
+        secretPatterns: options.secretPatterns ?? [],
+      });
+      const existing = await statIfPresent(target.absolutePath);
+      if (existing?.isDirectory()) {
+        throw new Error(`${target.relativePath} is a folder; give a file path such as ${target.relativePath}/notes.md`);
+      }
+      if (existing !== undefined && !existing.isFile()) {
+        throw new Error(`${target.relativePath} is not a regular file (it is a device, socket or pipe) and cannot be written`);
+      }
+      abortSignal?.throwIfAborted();
+      try {
+        await mkdir(path.dirname(target.absolutePath), { recursive: true });
+        await writeFile(target.absolutePath, content, { encoding: 'utf8', signal: abortSignal });
+      } catch (error) {
+        throw writeFailure(target.relativePath, error);
+      }
+      const bytes = Buffer.byteLength(content, 'utf8');
+      const verb = existing === undefined ? 'Wrote' : 'Overwrote';
+      return `${verb} ${target.relativePath} (${countOf(countLines(content), 'line')}, ${countOf(bytes, 'byte')})`;
+    },
+  });
+}
+
+/**
+ * Describes a pending write for the approval prompt: `summary` like
+ * "write_file hello.txt (12 lines) — new file" / "— overwrites existing 3 lines" (or
+ * "— will be refused: …" when the path is not allowed), and `preview`, the first 10 lines of the
+ * content cut at 120 characters each, then "… N more lines". Never throws.
+ */
+export async function describeWrite(
+  workspaceRoot: string,
+  input: WriteFileInput,
+  options: { secretPatterns?: readonly string[] } = {},
+): Promise<{ summary: string; preview: string }> {
+  const lines = countOf(countLines(input.content), 'line');
+  let summary: string;
+  try {
+    const target = await resolveWorkspaceTarget(workspaceRoot, input.path, {
+      forWrite: true,
+      secretPatterns: options.secretPatterns ?? [],
+    });
+    summary = `write_file ${target.relativePath} (${lines})${await describeExisting(target.absolutePath)}`;
+  } catch (error) {
+    summary = `write_file ${input.path} (${lines}) — will be refused: ${(error as Error).message}`;
+  }
+  return { summary, preview: previewOf(input.content) };
+}
+
+async function describeExisting(absolutePath: string): Promise<string> {
+  const existing = await statIfPresent(absolutePath);
+  if (existing === undefined) return ' — new file';
+  if (existing.isDirectory()) return ' — will be refused: it is a folder';
+  if (existing.size > MAX_COUNTED_BYTES) return ` — overwrites an existing ${countOf(existing.size, 'byte')} file`;
+  try {
+    const text = await readFile(absolutePath, 'utf8');
+    return ` — overwrites existing ${countOf(countLines(text), 'line')}`;
+  } catch {
+    return ' — overwrites an existing file';
+  }
+}
+
+function previewOf(content: string): string {
+  if (content === '') return '(empty file)';
+  const lines = content.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const shown = lines
+    .slice(0, PREVIEW_LINES)
+    .map((line) => line.replace(/\r$/, ''))
+    .map((line) => (line.length > PREVIEW_LINE_CHARS ? `${line.slice(0, PREVIEW_LINE_CHARS)}…` : line));
+  const rest = lines.length - shown.length;
+  if (rest > 0) shown.push(`… ${rest.toLocaleString('en-US')} more ${rest === 1 ? 'line' : 'lines'}`);
+  return shown.join('\n');
+}
+
+async function statIfPresent(absolutePath: string): Promise<Stats | undefined> {
+  try {
+    return await stat(absolutePath);
+  } catch {
+    return undefined;
+  }
+}
+
+function writeFailure(displayPath: string, error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ABORT_ERR') return error as Error;
+  if (code === 'EACCES' || code === 'EPERM') return new Error(`cannot write ${displayPath}: permission denied`);
+  if (code === 'ENOTDIR' || code === 'EEXIST') {
+    return new Error(`cannot write ${displayPath}: part of its folder path is a file, not a folder; choose another path`);
+  }
+  if (code === 'ENOSPC') return new Error(`cannot write ${displayPath}: the disk is full`);
+  return new Error(`cannot write ${displayPath}: ${(error as Error).message}`);
+}
+
+/** Lines as an editor counts them: a final newline does not start another line. */
+function countLines(text: string): number {
+  if (text === '') return 0;
+  const newlines = text.split('\n').length - 1;
+  return text.endsWith('\n') ? newlines : newlines + 1;
+}
+
+function countOf(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+}
