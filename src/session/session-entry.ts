@@ -1,0 +1,93 @@
+import type { ModelMessage } from 'ai';
+import type { TokenUsage } from '../agent/events.ts';
+
+/** Version written in the meta line; readers accept any version and skip entry types they do not know. */
+export const SESSION_FORMAT_VERSION = 1;
+
+/** The first line of every transcript. */
+export interface SessionMeta {
+  type: 'meta';
+  version: number;
+  id: string;
+  /** The working directory the session was started in (for --continue). */
+  cwd: string;
+  provider: string;
+  model: string;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+/** One message that entered the history. */
+export interface MessageEntry {
+  type: 'message';
+  message: ModelMessage;
+}
+
+/** /compact: on load, these messages replace every message before this line. */
+export interface CompactionEntry {
+  type: 'compaction';
+  messages: ModelMessage[];
+}
+
+/** Provider-reported usage of one turn. */
+export interface UsageEntry {
+  type: 'usage';
+  usage: TokenUsage;
+}
+
+/** One line of a transcript (`$SYLVAN_HOME/sessions/<id>.jsonl`), one JSON object per line. */
+export type SessionEntry = SessionMeta | MessageEntry | CompactionEntry | UsageEntry;
+
+/** Why a line could not be used: unreadable JSON or a known entry type with the wrong shape. */
+export type EntryProblem = 'damaged';
+
+/**
+ * Parses one transcript line. Returns the entry, `'damaged'` for broken JSON or a malformed known
+ * entry, or `undefined` for an entry type this version does not know (a newer Sylvan wrote it).
+ */
+export function parseEntry(line: string): SessionEntry | EntryProblem | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return 'damaged';
+  }
+  if (!isRecord(value) || typeof value.type !== 'string') return 'damaged';
+  switch (value.type) {
+    case 'meta':
+      return isMeta(value) ? value : 'damaged';
+    case 'message':
+      return isModelMessage(value.message) ? (value as unknown as MessageEntry) : 'damaged';
+    case 'compaction':
+      return Array.isArray(value.messages) && value.messages.every(isModelMessage)
+        ? (value as unknown as CompactionEntry)
+        : 'damaged';
+    case 'usage':
+      return isRecord(value.usage) ? (value as unknown as UsageEntry) : 'damaged';
+    default:
+      return undefined;
+  }
+}
+
+function isMeta(value: Record<string, unknown>): value is Record<string, unknown> & SessionMeta {
+  return (
+    typeof value.id === 'string' &&
+    typeof value.cwd === 'string' &&
+    typeof value.provider === 'string' &&
+    typeof value.model === 'string' &&
+    typeof value.createdAt === 'string'
+  );
+}
+
+/** The shape check a loaded message must pass to be sent again: a history role and content of the right kind. */
+export function isModelMessage(value: unknown): value is ModelMessage {
+  if (!isRecord(value)) return false;
+  if (value.role === 'user' || value.role === 'assistant') {
+    return typeof value.content === 'string' || Array.isArray(value.content);
+  }
+  return value.role === 'tool' && Array.isArray(value.content);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,168 @@
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import type { ModelMessage } from 'ai';
+import type { TokenUsage } from '../agent/events.ts';
+import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionMeta } from './session-entry.ts';
+import { createSessionId, sessionPath, sessionsDirectory } from './session-paths.ts';
+
+/** Appends to one transcript. Every method returns normally; failures land in `lastError`. */
+export interface SessionWriter {
+  readonly id: string;
+  readonly path: string;
+  /** The last failure to save (disk full, folder removed…); the conversation goes on regardless. */
+  readonly lastError: Error | undefined;
+  /** Appends one history message as one line, synchronously. */
+  appendMessage(message: ModelMessage): void;
+  /** Records a /compact: later loads replace every earlier message with `replacement`. */
+  appendCompaction(replacement: ModelMessage[]): void;
+  /** Records the provider-reported usage of a turn (summed by `loadSession`). */
+  appendUsage(usage: TokenUsage): void;
+  /** Closes the file. A session this writer created and never appended to is deleted, not left empty. */
+  close(): void;
+}
+
+export interface CreateSessionOptions {
+  /** $SYLVAN_HOME (the caller resolves the ~/.sylvan default). */
+  home: string;
+  cwd: string;
+  provider: string;
+  model: string;
+  now?: () => Date;
+}
+
+/**
+ * Starts a new transcript at `$SYLVAN_HOME/sessions/<id>.jsonl` (folder created with mode 0700, file
+ * 0600) and writes its meta line. Never throws: if the folder or file cannot be created, the writer
+ * reports it in `lastError` and its appends do nothing.
+ */
+export function createSession(options: CreateSessionOptions): SessionWriter {
+  const now = options.now ?? (() => new Date());
+  const createdAt = now();
+  const id = createSessionId(createdAt);
+  const path = sessionPath(options.home, id);
+  const meta: SessionMeta = {
+    type: 'meta',
+    version: SESSION_FORMAT_VERSION,
+    id,
+    cwd: options.cwd,
+    provider: options.provider,
+    model: options.model,
+    createdAt: createdAt.toISOString(),
+  };
+  try {
+    mkdirSync(sessionsDirectory(options.home), { recursive: true, mode: 0o700 });
+    const writer = new FileSessionWriter(id, path, openSync(path, 'a', 0o600), true);
+    writer.write(meta);
+    return writer;
+  } catch (error) {
+    return FileSessionWriter.failed(id, path, error);
+  }
+}
+
+/**
+ * Continues an existing transcript (for --continue / --resume). Throws a readable Error for an
+ * invalid id or a session that does not exist; any other failure is reported in `lastError`.
+ */
+export function openSessionForAppend(home: string, id: string): SessionWriter {
+  const path = sessionPath(home, id);
+  if (!existsSync(path)) throw new Error(`There is no session "${id}" in ${sessionsDirectory(home)}.`);
+  try {
+    const fd = openSync(path, 'a+', 0o600);
+    const writer = new FileSessionWriter(id, path, fd, false);
+    // A line cut off by a crash must not swallow the next entry.
+    writer.needsNewline = !endsWithNewline(fd);
+    return writer;
+  } catch (error) {
+    return FileSessionWriter.failed(id, path, error);
+  }
+}
+
+function endsWithNewline(fd: number): boolean {
+  const size = fstatSync(fd).size;
+  if (size === 0) return true;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] === 0x0a;
+}
+
+class FileSessionWriter implements SessionWriter {
+  lastError: Error | undefined;
+  needsNewline = false;
+  #fd: number | undefined;
+  #entriesAfterMeta = 0;
+
+  constructor(
+    readonly id: string,
+    readonly path: string,
+    fd: number | undefined,
+    private readonly createdHere: boolean,
+  ) {
+    this.#fd = fd;
+  }
+
+  static failed(id: string, path: string, error: unknown): FileSessionWriter {
+    const writer = new FileSessionWriter(id, path, undefined, false);
+    writer.lastError = toError(error, `Could not save the session to ${path}`);
+    return writer;
+  }
+
+  appendMessage(message: ModelMessage): void {
+    this.#append({ type: 'message', message });
+  }
+
+  appendCompaction(replacement: ModelMessage[]): void {
+    this.#append({ type: 'compaction', messages: replacement });
+  }
+
+  appendUsage(usage: TokenUsage): void {
+    this.#append({ type: 'usage', usage });
+  }
+
+  close(): void {
+    if (this.#fd === undefined) return;
+    try {
+      closeSync(this.#fd);
+      if (this.createdHere && this.#entriesAfterMeta === 0) unlinkSync(this.path);
+    } catch (error) {
+      this.lastError = toError(error, `Could not close the session file ${this.path}`);
+    }
+    this.#fd = undefined;
+  }
+
+  #append(entry: SessionEntry): void {
+    if (this.#fd === undefined) return;
+    this.write(entry);
+    this.#entriesAfterMeta++;
+  }
+
+  /** Writes one entry as one line with a single write; never throws. */
+  write(entry: SessionEntry): void {
+    const fd = this.#fd;
+    if (fd === undefined) return;
+    let line: string;
+    try {
+      line = `${this.needsNewline ? '\n' : ''}${JSON.stringify(entry)}\n`;
+    } catch (error) {
+      this.lastError = toError(error, 'Could not save a message (it cannot be written as JSON)');
+      return;
+    }
+    try {
+      const bytes = Buffer.from(line, 'utf8');
+      let written = 0;
+      while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+      this.needsNewline = false;
+      if (fstatSync(fd).nlink === 0) {
+        this.lastError = new Error(`The session file ${this.path} was deleted; this conversation is no longer being saved.`);
+        closeSync(fd);
+        this.#fd = undefined;
+      }
+    } catch (error) {
+      this.needsNewline = true;
+      this.lastError = toError(error, `Could not save the session to ${this.path}`);
+    }
+  }
+}
+
+function toError(error: unknown, context: string): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new Error(`${context}: ${reason}`, { cause: error });
+}

@@ -1,0 +1,98 @@
+import { readFileSync, statSync } from 'node:fs';
+import type { ModelMessage } from 'ai';
+import { findUnansweredToolCalls, repairHistory } from '../agent/context-window.ts';
+import { emptyUsage, type TokenUsage } from '../agent/events.ts';
+import { parseEntry, SESSION_FORMAT_VERSION, type SessionMeta } from './session-entry.ts';
+import { sessionPath, sessionsDirectory } from './session-paths.ts';
+
+export type { CompactionEntry, MessageEntry, SessionEntry, SessionMeta, UsageEntry } from './session-entry.ts';
+export { isValidSessionId, sessionPath, sessionsDirectory } from './session-paths.ts';
+export { createSession, openSessionForAppend, type CreateSessionOptions, type SessionWriter } from './session-writer.ts';
+export { latestSession, listSessions, type ListSessionsOptions, type SessionSummary } from './session-list.ts';
+
+export interface LoadedSession {
+  meta: SessionMeta;
+  /** The history to continue from: replayed, compactions applied, repaired (every tool call answered). */
+  messages: ModelMessage[];
+  /** Provider-reported usage summed over the session. */
+  usage: TokenUsage;
+  /** One line each, for the user: damaged lines skipped, interrupted tool calls, a missing meta line. */
+  warnings: string[];
+}
+
+/**
+ * Replays `$SYLVAN_HOME/sessions/<id>.jsonl`. A damaged line or a last line cut off mid-write is
+ * skipped with a warning, unknown entry types are skipped silently (a newer Sylvan wrote them), a
+ * compaction replaces every earlier message, and the result goes through `repairHistory` so a
+ * session killed mid-tool-call loads as a valid history. Throws a readable Error only for an invalid
+ * id or a session that cannot be read at all.
+ */
+export function loadSession(home: string, id: string): LoadedSession {
+  const path = sessionPath(home, id);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    const reason = missing ? `there is no session "${id}" in ${sessionsDirectory(home)}` : String(error);
+    throw new Error(`Could not open the session: ${reason}.`, { cause: error });
+  }
+
+  const warnings: string[] = [];
+  let meta: SessionMeta | undefined;
+  let messages: ModelMessage[] = [];
+  const usage = emptyUsage();
+  const lines = text.split('\n');
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    const entry = parseEntry(line);
+    if (entry === 'damaged') {
+      const cutOff = index === lines.length - 1;
+      warnings.push(
+        cutOff
+          ? `session ${id}: line ${index + 1} was cut off while being written and was skipped`
+          : `session ${id}: line ${index + 1} is damaged and was skipped`,
+      );
+      return;
+    }
+    switch (entry?.type) {
+      case 'meta':
+        meta ??= entry;
+        break;
+      case 'message':
+        messages.push(entry.message);
+        break;
+      case 'compaction':
+        messages = [...entry.messages];
+        break;
+      case 'usage':
+        usage.inputTokens += finiteOrZero(entry.usage.inputTokens);
+        usage.outputTokens += finiteOrZero(entry.usage.outputTokens);
+        usage.cachedInputTokens += finiteOrZero(entry.usage.cachedInputTokens);
+        break;
+    }
+  });
+
+  if (meta === undefined) {
+    warnings.push(`session ${id}: the session details (first line) are missing; folder, provider and model are unknown`);
+    meta = { type: 'meta', version: SESSION_FORMAT_VERSION, id, cwd: '', provider: '', model: '', createdAt: modifiedAt(path) };
+  }
+  const interrupted = findUnansweredToolCalls(messages).length;
+  if (interrupted > 0) {
+    const calls = interrupted === 1 ? '1 tool call' : `${interrupted} tool calls`;
+    warnings.push(`session ${id}: ${calls} did not finish and ${interrupted === 1 ? 'is' : 'are'} marked as interrupted`);
+  }
+  return { meta, messages: repairHistory(messages), usage, warnings };
+}
+
+function finiteOrZero(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+function modifiedAt(path: string): string {
+  try {
+    return statSync(path).mtime.toISOString();
+  } catch {
+    return new Date(0).toISOString();
+  }
+}
