@@ -1,0 +1,110 @@
+import { tool } from 'ai';
+import { z } from 'zod';
+
+export interface CurrentTimeToolOptions {
+  /** The clock; tests pass a fixed one. Defaults to the system clock. */
+  readonly now?: () => Date;
+  /** The zone used when the model names none; defaults to this machine's zone. */
+  readonly defaultTimeZone?: string;
+}
+
+/** Names people use for a zone, keyed by lower-case name without spaces. */
+const ALIASES: ReadonlyMap<string, string> = new Map([
+  ...aliases('Asia/Shanghai', ['beijing', '北京', 'china', '中国', 'shanghai', '上海', 'prc']),
+  ...aliases('Asia/Hong_Kong', ['hongkong', '香港']),
+  ...aliases('Asia/Taipei', ['taipei', '台北', 'taiwan', '台湾']),
+  ...aliases('Asia/Tokyo', ['tokyo', '东京', 'japan', '日本']),
+  ...aliases('Asia/Seoul', ['seoul', '首尔', 'korea', '韩国']),
+  ...aliases('Asia/Singapore', ['singapore', '新加坡']),
+  ...aliases('Asia/Kolkata', ['india', '印度', 'delhi', 'newdelhi', 'mumbai']),
+  ...aliases('Europe/London', ['london', '伦敦', 'uk', 'britain']),
+  ...aliases('Europe/Paris', ['paris', '巴黎', 'france']),
+  ...aliases('Europe/Berlin', ['berlin', '柏林', 'germany']),
+  ...aliases('Europe/Moscow', ['moscow', '莫斯科']),
+  ...aliases('America/New_York', ['newyork', '纽约', 'nyc']),
+  ...aliases('America/Chicago', ['chicago', '芝加哥']),
+  ...aliases('America/Los_Angeles', ['losangeles', '洛杉矶', 'sanfrancisco', '旧金山', 'seattle']),
+  ...aliases('Australia/Sydney', ['sydney', '悉尼']),
+  ...aliases('UTC', ['utc', 'gmt', 'z', 'zulu']),
+]);
+
+/** "UTC+8", "GMT-05:30", "+0800": fixed offsets, which Intl accepts as "+08:00". */
+const OFFSET = /^(?:utc|gmt)?([+-])(\d{1,2})(?::?(\d{2}))?$/i;
+
+/**
+ * The `current_time` tool: { timezone? } → e.g. "2026-11-30 15:04:05 (Monday), Asia/Shanghai (UTC+08:00)".
+ * Accepts IANA names (any case), fixed offsets like "UTC+8", and a few city/country names
+ * ("Beijing", "北京", "China" → Asia/Shanghai). An unknown zone throws an Error telling the model
+ * to use an IANA name.
+ */
+export function createCurrentTimeTool(options: CurrentTimeToolOptions = {}) {
+  const now = options.now ?? (() => new Date());
+  const defaultTimeZone = options.defaultTimeZone ?? new Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return tool({
+    description: `Get the current date, time and day of the week in a time zone.
+Use it whenever the answer depends on the present moment: today's date, the weekday, the time somewhere, how long until or since a date. You do not know the current date otherwise, so never guess it.
+Without a timezone it uses the user's local time zone (${defaultTimeZone}). Time zones are IANA names such as "Asia/Shanghai", "Europe/London", "America/New_York" or "UTC"; fixed offsets like "UTC+8" also work.`,
+    inputSchema: z.object({
+      timezone: z
+        .string()
+        .optional()
+        .describe(`IANA time zone name, e.g. "Asia/Shanghai", "America/New_York", "UTC". Omit it for the user's local time zone (${defaultTimeZone}).`),
+    }),
+    execute: async ({ timezone }) => {
+      const requested = timezone?.trim() || defaultTimeZone;
+      return describeInstant(now(), resolveTimeZone(requested));
+    },
+  });
+}
+
+/** The canonical zone for an IANA name, alias or offset; throws a model-readable Error otherwise. */
+function resolveTimeZone(requested: string): string {
+  const key = requested.toLowerCase().replace(/\s+/g, '').replace(/(?:time|时间)$/u, '');
+  const offset = OFFSET.exec(key);
+  const candidate =
+    ALIASES.get(key) ??
+    (offset ? `${offset[1]}${(offset[2] ?? '').padStart(2, '0')}:${offset[3] ?? '00'}` : requested);
+  try {
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: candidate }).resolvedOptions().timeZone;
+    // ICU reports some zones by their old names (Asia/Kolkata as Asia/Calcutta); keep the caller's
+    // spelling then, and take ICU's only to fix the letter case ("asia/shanghai").
+    return resolved.toLowerCase() === candidate.toLowerCase() ? resolved : candidate;
+  } catch {
+    throw new Error(
+      `Unknown time zone "${requested}"; use an IANA time zone name such as "Asia/Shanghai", "Europe/London" or "America/New_York", or "UTC".`,
+    );
+  }
+}
+
+function describeInstant(instant: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    weekday: 'long',
+  }).formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((entry) => entry.type === type)?.value ?? '';
+  const [year, month, day, hour, minute, second] = (['year', 'month', 'day', 'hour', 'minute', 'second'] as const).map(part);
+  // The zone's offset is how far its wall clock is ahead of UTC at this instant.
+  const wallClockAsUtc = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second));
+  const offsetMinutes = Math.round((wallClockAsUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+  const offset = formatOffset(offsetMinutes);
+  const zoneLabel = /^[+-]/.test(timeZone) ? offset : `${timeZone} (${offset})`;
+  return `${year}-${month}-${day} ${hour}:${minute}:${second} (${part('weekday')}), ${zoneLabel}`;
+}
+
+function formatOffset(totalMinutes: number): string {
+  const sign = totalMinutes < 0 ? '-' : '+';
+  const minutes = Math.abs(totalMinutes);
+  const hours = String(Math.floor(minutes / 60)).padStart(2, '0');
+  return `UTC${sign}${hours}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+function aliases(timeZone: string, names: readonly string[]): Array<[string, string]> {
+  return names.map((name) => [name, timeZone]);
+}
