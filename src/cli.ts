@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError, HELP, loadConfig, type Config } from './config.ts';
+import { createPipedReader, createTerminalReader } from './ui/line-reader.ts';
+import { chalkFor } from './ui/render.ts';
+import { PROMPT, runRepl, SLASH_COMMANDS } from './ui/repl.ts';
+
+function version(): string {
+  const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return packageJson.version;
+}
+
+async function readAllStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function banner(config: Config): string {
+  const colour = chalkFor(process.stdout);
+  const head = `${colour.bold.green('Sylvan')} ${colour.dim(`v${version()}`)}`;
+  if (config.provider === 'mock') {
+    return [
+      `${head} ${colour.dim('· offline mock model · sample weather')}`,
+      colour.dim('No API key found. Set DASHSCOPE_API_KEY (Qwen) or OPENAI_API_KEY in .env to talk to a real model.'),
+      colour.dim('Try: 北京今天天气怎么样？ · (2+3)*4 等于多少？ · 帮我读一下 package.json · /help'),
+    ].join('\n');
+  }
+  const where = config.provider === 'dashscope' ? 'DashScope' : (config.baseURL ?? 'OpenAI-compatible');
+  return `${head} ${colour.dim(`· ${config.model} via ${where} · /help for commands · Ctrl-C stops an answer`)}`;
+}
+
+/** How a failure outside any turn reaches the user: one line, the stack only with SYLVAN_DEBUG=1. */
+function fail(error: unknown, debug: boolean): number {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`sylvan: ${error.message}\n`);
+    return 2;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`sylvan: ${message.split('\n')[0]}\n`);
+  if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  else process.stderr.write('Run with SYLVAN_DEBUG=1 for details.\n');
+  return 1;
+}
+
+async function loadRuntime(config: Config) {
+  const { createRuntime } = await import('./runtime.ts');
+  return createRuntime(config);
+}
+
+/** The whole program: resolves with the exit code. */
+export async function main(argv = process.argv.slice(2)): Promise<number> {
+  const debug = /^(1|true)$/i.test(process.env.SYLVAN_DEBUG ?? '');
+  let config: Config;
+  try {
+    const loaded = loadConfig(argv, process.env, process.cwd());
+    if ('help' in loaded) {
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    if ('version' in loaded) {
+      process.stdout.write(`${version()}\n`);
+      return 0;
+    }
+    config = loaded;
+  } catch (error) {
+    return fail(error, debug);
+  }
+
+  try {
+    if (config.mode.kind === 'print') {
+      let prompt = config.mode.prompt;
+      if (prompt === undefined) {
+        if (process.stdin.isTTY) throw new ConfigError('-p needs a question: sylvan -p "your question", or pipe it on stdin.');
+        prompt = (await readAllStdin()).trim();
+        if (prompt === '') throw new ConfigError('-p got an empty question on stdin.');
+      }
+      const controller = new AbortController();
+      const onSigint = () => controller.abort();
+      process.on('SIGINT', onSigint);
+      try {
+        const { runPrint } = await import('./ui/print.ts');
+        return await runPrint({
+          config,
+          prompt,
+          runtime: await loadRuntime(config),
+          stdout: process.stdout,
+          stderr: process.stderr,
+          signal: controller.signal,
+        });
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+    }
+
+    const interactive = process.stdin.isTTY === true;
+    const dim = chalkFor(process.stdout).dim;
+    const reader = interactive
+      ? createTerminalReader({
+          input: process.stdin,
+          output: process.stdout,
+          history: [],
+          completer: (line: string) => {
+            const hits = SLASH_COMMANDS.filter((command) => command.startsWith(line));
+            return [line.startsWith('/') ? hits : [], line];
+          },
+        })
+      : createPipedReader(process.stdin, (prompt, line) => {
+          if (prompt === PROMPT) process.stdout.write(`${dim(PROMPT + line)}\n`);
+          else process.stdout.write(`${prompt}${line}\n`);
+        });
+    try {
+      return await runRepl({
+        config,
+        reader,
+        output: process.stdout,
+        banner: banner(config),
+        loadRuntime: () => loadRuntime(config),
+        onInterrupt: (handler) => {
+          process.on('SIGINT', handler);
+          return () => process.off('SIGINT', handler);
+        },
+      });
+    } finally {
+      reader.close();
+    }
+  } catch (error) {
+    return fail(error, debug);
+  }
+}

@@ -1,0 +1,247 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parse as parseDotenv } from 'dotenv';
+import { contextWindowFor } from './model/model-info.ts';
+
+export type ProviderName = 'dashscope' | 'openai' | 'mock';
+
+export const DASHSCOPE_BASE_URL = 'https://dashscope.aliyuncs.com/compatible-mode/v1';
+const DEFAULT_MODELS: Record<ProviderName, string> = {
+  dashscope: 'qwen-plus-latest',
+  openai: 'gpt-4o-mini',
+  mock: 'mock',
+};
+
+export type ResumeRequest = { kind: 'latest' } | { kind: 'pick' } | { kind: 'id'; id: string };
+
+/** Everything Sylvan needs to know at start, validated. */
+export interface Config {
+  provider: ProviderName;
+  model: string;
+  apiKey?: string;
+  baseURL?: string;
+  /** The variable that holds the key, named in error advice. */
+  keyVariable?: string;
+  baseUrlVariable?: string;
+  maxSteps: number;
+  tokenBudget: number;
+  timeoutSeconds: number;
+  toolTimeoutSeconds: number;
+  maxRetries: number;
+  /** Approve every tool call without asking (print mode needs it for write_file). */
+  yes: boolean;
+  weather: 'live' | 'sample';
+  mockDelayMs: number;
+  /** $SYLVAN_HOME: sessions and input history. */
+  home: string;
+  contextTokens: number;
+  debug: boolean;
+  secretPatterns: string[];
+  /** `print` runs one turn; its prompt comes from the arguments or, when absent, stdin. */
+  mode: { kind: 'repl' } | { kind: 'print'; prompt?: string };
+  json: boolean;
+  resume?: ResumeRequest;
+  cwd: string;
+}
+
+/** Bad usage: one line for the user, exit code 2. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export const HELP = `Usage: sylvan [options]            chat in the terminal
+       sylvan -p "question"         answer one question and exit (or pipe it on stdin)
+
+Options:
+  -p, --print             one turn, answer on stdout, tool activity on stderr
+      --json              with -p: every event as one JSON line on stdout
+      --provider NAME     dashscope | openai | mock            (SYLVAN_PROVIDER)
+  -m, --model NAME        model id, e.g. qwen-plus-latest       (SYLVAN_MODEL)
+      --max-steps N       model requests per turn, default 10   (SYLVAN_MAX_STEPS)
+      --token-budget N    tokens per turn, default 500000       (SYLVAN_TOKEN_BUDGET)
+      --timeout SECONDS   limit for each model step, default 120 (SYLVAN_TIMEOUT)
+  -y, --yes               approve file writes without asking    (SYLVAN_YES=1)
+  -c, --continue          resume the latest session of this folder
+  -r, --resume [ID]       pick a recent session, or open one by id
+  -h, --help              this help
+  -v, --version           the version
+
+Keys (environment or .env in this folder): DASHSCOPE_API_KEY, OPENAI_API_KEY (+ OPENAI_BASE_URL).
+With no key Sylvan runs a built-in offline mock model.`;
+
+type Environment = Record<string, string | undefined>;
+
+function readDotenv(cwd: string): Environment {
+  try {
+    return parseDotenv(readFileSync(join(cwd, '.env')));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new ConfigError(`Could not read .env in ${cwd}: ${(error as Error).message}`);
+  }
+}
+
+function positiveNumber(raw: string | undefined, name: string, fallback: number, integer = true): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new ConfigError(`${name} must be a positive ${integer ? 'whole number' : 'number'}, got "${raw}".`);
+  }
+  return value;
+}
+
+function nonNegativeInteger(raw: string | undefined, name: string, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be 0 or a positive whole number, got "${raw}".`);
+  return value;
+}
+
+function httpUrl(raw: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL: "${raw}". Example: ${DASHSCOPE_BASE_URL}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must start with http:// or https://, got "${raw}".`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+const truthy = (raw: string | undefined): boolean => raw !== undefined && /^(1|true|yes|on)$/i.test(raw.trim());
+const nonEmpty = (raw: string | undefined): string | undefined => (raw && raw.trim() !== '' ? raw.trim() : undefined);
+
+/** `--resume` takes an optional id, which parseArgs cannot express: give it an empty one. */
+function normaliseResume(argv: string[]): string[] {
+  return argv.flatMap((argument, index) => {
+    if (argument !== '--resume' && argument !== '-r') return [argument];
+    const next = argv[index + 1];
+    return next === undefined || next.startsWith('-') ? [argument, ''] : [argument];
+  });
+}
+
+/**
+ * Flags > environment > `.env` in the working directory. Throws `ConfigError` (one line,
+ * exit code 2) for anything invalid; `help`/`version` are answered by the caller.
+ */
+export function loadConfig(
+  argv: string[],
+  environment: Environment,
+  cwd: string,
+): Config | { help: true } | { version: true } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: normaliseResume(argv),
+      allowPositionals: true,
+      strict: true,
+      options: {
+        print: { type: 'boolean', short: 'p' },
+        json: { type: 'boolean' },
+        provider: { type: 'string' },
+        model: { type: 'string', short: 'm' },
+        'max-steps': { type: 'string' },
+        'token-budget': { type: 'string' },
+        timeout: { type: 'string' },
+        yes: { type: 'boolean', short: 'y' },
+        continue: { type: 'boolean', short: 'c' },
+        resume: { type: 'string', short: 'r' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message.split('\n')[0]} Run sylvan --help for the options.`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { help: true };
+  if (values.version) return { version: true };
+
+  const env: Environment = { ...readDotenv(cwd), ...environment };
+
+  const providerRaw = nonEmpty(values.provider) ?? nonEmpty(env.SYLVAN_PROVIDER);
+  const dashscopeKey = nonEmpty(env.DASHSCOPE_API_KEY);
+  const openaiKey = nonEmpty(env.OPENAI_API_KEY);
+  const openaiBase = nonEmpty(env.OPENAI_BASE_URL);
+  let provider: ProviderName;
+  if (providerRaw !== undefined) {
+    if (providerRaw !== 'dashscope' && providerRaw !== 'openai' && providerRaw !== 'mock') {
+      throw new ConfigError(`Unknown provider "${providerRaw}": use dashscope, openai or mock.`);
+    }
+    provider = providerRaw;
+  } else {
+    provider = dashscopeKey ? 'dashscope' : openaiKey ? 'openai' : 'mock';
+  }
+
+  const model = nonEmpty(values.model) ?? nonEmpty(env.SYLVAN_MODEL) ?? DEFAULT_MODELS[provider];
+  let apiKey: string | undefined;
+  let baseURL: string | undefined;
+  let keyVariable: string | undefined;
+  let baseUrlVariable: string | undefined;
+  if (provider === 'dashscope') {
+    if (!dashscopeKey) throw new ConfigError('The dashscope provider needs DASHSCOPE_API_KEY: set it in the environment or in .env.');
+    apiKey = dashscopeKey;
+    keyVariable = 'DASHSCOPE_API_KEY';
+    baseUrlVariable = 'DASHSCOPE_BASE_URL';
+    baseURL = httpUrl(nonEmpty(env.DASHSCOPE_BASE_URL) ?? DASHSCOPE_BASE_URL, 'DASHSCOPE_BASE_URL');
+  } else if (provider === 'openai') {
+    if (!openaiKey && !openaiBase) {
+      throw new ConfigError('The openai provider needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server such as Ollama).');
+    }
+    // Local servers (Ollama, llama.cpp) take no key, but the client insists on one.
+    apiKey = openaiKey ?? 'no-key';
+    keyVariable = 'OPENAI_API_KEY';
+    baseUrlVariable = 'OPENAI_BASE_URL';
+    baseURL = httpUrl(openaiBase ?? 'https://api.openai.com/v1', 'OPENAI_BASE_URL');
+  }
+
+  const print = values.print === true || values.json === true;
+  const prompt = positionals.join(' ').trim();
+  if (!print && prompt !== '') {
+    throw new ConfigError(`Unexpected argument "${positionals[0]}". To ask one question, use: sylvan -p "${prompt}"`);
+  }
+
+  let resume: ResumeRequest | undefined;
+  if (values.continue) resume = { kind: 'latest' };
+  if (values.resume !== undefined) {
+    if (resume) throw new ConfigError('Use either --continue or --resume, not both.');
+    resume = values.resume === '' ? { kind: 'pick' } : { kind: 'id', id: values.resume };
+  }
+  if (print && resume?.kind === 'pick') throw new ConfigError('--resume needs a session id in print mode.');
+
+  const weatherRaw = nonEmpty(env.SYLVAN_WEATHER);
+  if (weatherRaw !== undefined && weatherRaw !== 'live' && weatherRaw !== 'sample') {
+    throw new ConfigError(`SYLVAN_WEATHER must be live or sample, got "${weatherRaw}".`);
+  }
+
+  return {
+    provider,
+    model,
+    apiKey,
+    baseURL,
+    keyVariable,
+    baseUrlVariable,
+    maxSteps: positiveNumber(values['max-steps'] ?? env.SYLVAN_MAX_STEPS, '--max-steps', 10),
+    tokenBudget: positiveNumber(values['token-budget'] ?? env.SYLVAN_TOKEN_BUDGET, '--token-budget', 500_000),
+    timeoutSeconds: positiveNumber(values.timeout ?? env.SYLVAN_TIMEOUT, '--timeout', 120, false),
+    toolTimeoutSeconds: positiveNumber(env.SYLVAN_TOOL_TIMEOUT, 'SYLVAN_TOOL_TIMEOUT', 60, false),
+    maxRetries: nonNegativeInteger(env.SYLVAN_MAX_RETRIES, 'SYLVAN_MAX_RETRIES', 3),
+    yes: values.yes === true || truthy(env.SYLVAN_YES),
+    weather: weatherRaw ?? (provider === 'mock' ? 'sample' : 'live'),
+    mockDelayMs: nonNegativeInteger(env.SYLVAN_MOCK_DELAY_MS, 'SYLVAN_MOCK_DELAY_MS', 15),
+    home: nonEmpty(env.SYLVAN_HOME) ?? join(homedir(), '.sylvan'),
+    contextTokens: positiveNumber(env.SYLVAN_CONTEXT_TOKENS, 'SYLVAN_CONTEXT_TOKENS', contextWindowFor(model)),
+    debug: truthy(env.SYLVAN_DEBUG),
+    secretPatterns: (env.SYLVAN_SECRET_PATTERNS ?? '')
+      .split(',')
+      .map((pattern) => pattern.trim())
+      .filter(Boolean),
+    mode: print ? { kind: 'print', prompt: prompt === '' ? undefined : prompt } : { kind: 'repl' },
+    json: values.json === true,
+    resume,
+    cwd,
+  };
+}

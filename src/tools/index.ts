@@ -1,0 +1,32 @@
+import type { ToolSet } from 'ai';
+import { createCalculatorTool } from './calculator.ts';
+import { createCurrentTimeTool } from './current-time.ts';
+import { createListFilesTool } from './list-files.ts';
+import { createReadFileTool } from './read-file.ts';
+import { createWeatherTool } from './weather.ts';
+import { withTimeoutMessages } from './with-timeout-messages.ts';
+import { createWriteFileTool } from './write-file.ts';
+
+export interface ToolContext {
+  /** The folder Sylvan was started in; file tools never leave it. */
+  workspaceRoot: string;
+  weather: 'live' | 'sample';
+  secretPatterns: readonly string[];
+  /** The limit the SDK enforces per tool call; named in the error the model reads. */
+  toolTimeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+/** The registry: every tool the model can call, made for this workspace. */
+export function createTools(context: ToolContext) {
+  const workspace = { workspaceRoot: context.workspaceRoot, secretPatterns: [...context.secretPatterns] };
+  const tools = {
+    get_weather: createWeatherTool({ source: context.weather, fetch: context.fetch }),
+    calculate: createCalculatorTool(),
+    current_time: createCurrentTimeTool(),
+    read_file: createReadFileTool(workspace),
+    list_files: createListFilesTool(workspace),
+    write_file: createWriteFileTool(workspace),
+  } satisfies ToolSet;
+  return withTimeoutMessages(tools, context.toolTimeoutMs);
+}

@@ -1,0 +1,40 @@
+import { exitCodeFor } from '../agent/events.ts';
+import type { Config } from '../config.ts';
+import type { Runtime } from '../runtime.ts';
+import { nonInteractiveApproval } from './approval-prompt.ts';
+import { EventRenderer, type Output } from './render.ts';
+
+export interface PrintOptions {
+  config: Config;
+  prompt: string;
+  runtime: Runtime;
+  stdout: Output;
+  stderr: Output;
+  /** Aborted on Ctrl-C: the turn stops and the exit code is 130. */
+  signal: AbortSignal;
+}
+
+/**
+ * `sylvan -p`: one turn. The answer goes to stdout, tool activity and the stop line to stderr
+ * (with --json, every event as one JSON line on stdout). Resolves with the exit code:
+ * 0 completed, 1 error, 3 stopped by a guard or a timeout, 130 interrupted.
+ */
+export async function runPrint(options: PrintOptions): Promise<number> {
+  const { config, stdout, stderr } = options;
+  const approval = nonInteractiveApproval(config.yes);
+  const renderer = new EventRenderer(stdout, stderr);
+  let exitCode = 1;
+  for await (const event of options.runtime.runTurn(options.prompt, options.signal, approval)) {
+    if (config.json) {
+      stdout.write(`${JSON.stringify(event)}\n`);
+    } else {
+      renderer.render(event);
+    }
+    if (event.type === 'turn-end') {
+      exitCode = exitCodeFor(event.stopReason);
+      if (config.json && event.message) stderr.write(`${event.message}\n`);
+      if (event.debug && config.debug) stderr.write(`${event.debug}\n`);
+    }
+  }
+  return exitCode;
+}

@@ -1,0 +1,141 @@
+import type { Config } from '../config.ts';
+import { addUsage, emptyUsage, type TokenUsage } from '../agent/events.ts';
+import type { Runtime } from '../runtime.ts';
+import { InteractiveApproval } from './approval-prompt.ts';
+import type { LineReader } from './line-reader.ts';
+import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
+import { SLASH_COMMANDS, runSlashCommand } from './slash-commands.ts';
+
+export interface ReplOptions {
+  config: Config;
+  reader: LineReader;
+  output: Output;
+  /** Starts loading the runtime; called once, right after the first prompt is drawn. */
+  loadRuntime: () => Promise<Runtime>;
+  /** Subscribe to Ctrl-C while a turn runs (SIGINT); returns the unsubscribe. */
+  onInterrupt: (handler: () => void) => () => void;
+  /** Seconds-resolution clock for "a second Ctrl-C within a second". */
+  now?: () => number;
+  banner: string;
+}
+
+export const PROMPT = '› ';
+
+/** State the slash commands can read and change. */
+export interface ReplState {
+  config: Config;
+  runtime: Runtime;
+  approval: InteractiveApproval;
+  sessionUsage: TokenUsage;
+  lastContextTokens: number;
+  print: (line?: string) => void;
+  dim: (text: string) => string;
+}
+
+/**
+ * The interactive loop: prompt, run the turn, show it, repeat. Resolves with the exit code.
+ * Ctrl-C during a turn stops the turn and returns to the prompt; at an empty prompt, or twice
+ * within a second, it quits.
+ */
+export async function runRepl(options: ReplOptions): Promise<number> {
+  const { reader, output } = options;
+  const now = options.now ?? Date.now;
+  const colour = chalkFor(output);
+  const print = (line = '') => output.write(`${line}\n`);
+  print(options.banner);
+
+  let runtimePromise: Promise<Runtime> | undefined;
+  let state: ReplState | undefined;
+  let lastInterruptAt = Number.NEGATIVE_INFINITY;
+  let turnController: AbortController | undefined;
+
+  const getState = async (): Promise<ReplState> => {
+    if (state) return state;
+    const runtime = await (runtimePromise ??= options.loadRuntime());
+    const approval = new InteractiveApproval(
+      reader,
+      ({ preview }) => {
+        if (preview) print(colour.dim(preview));
+      },
+      (request) => runtime.describeCall(request),
+      options.config.yes,
+      () => turnController?.abort(),
+    );
+    state = {
+      config: options.config,
+      runtime,
+      approval,
+      sessionUsage: emptyUsage(),
+      lastContextTokens: 0,
+      print,
+      dim: colour.dim,
+    };
+    return state;
+  };
+
+  while (true) {
+    const readPromise = reader.read(PROMPT);
+    // The SDK loads while the user types: nothing heavy happens before the prompt is drawn.
+    runtimePromise ??= options.loadRuntime();
+    runtimePromise.catch(() => {});
+    const result = await readPromise;
+
+    if (result.kind === 'eof') return 0;
+    if (result.kind === 'interrupt') {
+      if (result.hadText && now() - lastInterruptAt > 1000) {
+        lastInterruptAt = now();
+        continue;
+      }
+      return 0;
+    }
+    const line = result.line.trim();
+    if (line === '') continue;
+    if (line === 'exit' || line === 'quit') return 0;
+
+    let current: ReplState;
+    try {
+      current = await getState();
+    } catch (error) {
+      print(colour.red(`✗ Could not start the model: ${(error as Error).message}`));
+      return 1;
+    }
+
+    if (line.startsWith('/')) {
+      const outcome = await runSlashCommand(line, current);
+      if (outcome === 'exit') return 0;
+      continue;
+    }
+
+    const controller = new AbortController();
+    turnController = controller;
+    let quit = false;
+    const unsubscribe = options.onInterrupt(() => {
+      if (now() - lastInterruptAt < 1000) quit = true;
+      lastInterruptAt = now();
+      controller.abort();
+    });
+    const renderer = new EventRenderer(output, output);
+    let turnUsage = emptyUsage();
+    try {
+      for await (const event of current.runtime.runTurn(line, controller.signal, current.approval)) {
+        renderer.render(event);
+        if (event.type === 'step-end') current.lastContextTokens = event.usage.inputTokens + event.usage.outputTokens;
+        if (event.type === 'turn-end') {
+          turnUsage = event.usage;
+          if (event.debug && current.config.debug) print(colour.dim(event.debug));
+        }
+      }
+    } finally {
+      unsubscribe();
+      turnController = undefined;
+    }
+    current.sessionUsage = addUsage(current.sessionUsage, turnUsage);
+    if (quit) return 130;
+    if (turnUsage.inputTokens + turnUsage.outputTokens > 0) {
+      const percent = Math.round((current.lastContextTokens / current.config.contextTokens) * 100);
+      renderer.dimLine(`· ${formatUsage(turnUsage)} · context ${percent}% of ${Math.round(current.config.contextTokens / 1000)}k`);
+    }
+  }
+}
+
+export { SLASH_COMMANDS };
