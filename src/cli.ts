@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError, HELP, loadConfig, type Config } from './config.ts';
+import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createPipedReader, createTerminalReader } from './ui/line-reader.ts';
+import { resolveResume, type ResumedSession } from './ui/resume.ts';
 import { chalkFor } from './ui/render.ts';
 import { PROMPT, runRepl, SLASH_COMMANDS } from './ui/repl.ts';
 
@@ -42,9 +44,9 @@ function fail(error: unknown, debug: boolean): number {
   return 1;
 }
 
-async function loadRuntime(config: Config) {
+async function loadRuntime(config: Config, resumed: ResumedSession | undefined) {
   const { createRuntime } = await import('./runtime.ts');
-  return createRuntime(config);
+  return createRuntime(config, { resumed });
 }
 
 /** The whole program: resolves with the exit code. */
@@ -74,20 +76,23 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
         prompt = (await readAllStdin()).trim();
         if (prompt === '') throw new ConfigError('-p got an empty question on stdin.');
       }
+      const resumed = await resolveResume(config, undefined, (line) => process.stderr.write(`${line}\n`));
       const controller = new AbortController();
       const onSigint = () => controller.abort();
       process.on('SIGINT', onSigint);
+      const runtime = await loadRuntime(config, resumed);
       try {
         const { runPrint } = await import('./ui/print.ts');
         return await runPrint({
           config,
           prompt,
-          runtime: await loadRuntime(config),
+          runtime,
           stdout: process.stdout,
           stderr: process.stderr,
           signal: controller.signal,
         });
       } finally {
+        runtime.close();
         process.off('SIGINT', onSigint);
       }
     }
@@ -98,7 +103,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       ? createTerminalReader({
           input: process.stdin,
           output: process.stdout,
-          history: [],
+          history: loadInputHistory(config.home),
           completer: (line: string) => {
             const hits = SLASH_COMMANDS.filter((command) => command.startsWith(line));
             return [line.startsWith('/') ? hits : [], line];
@@ -108,19 +113,23 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
           if (prompt === PROMPT) process.stdout.write(`${dim(PROMPT + line)}\n`);
           else process.stdout.write(`${prompt}${line}\n`);
         });
+    let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;
     try {
+      process.stdout.write(`${banner(config)}\n`);
+      const resumed = await resolveResume(config, reader, (line) => process.stdout.write(`${dim(line)}\n`));
       return await runRepl({
         config,
         reader,
         output: process.stdout,
-        banner: banner(config),
-        loadRuntime: () => loadRuntime(config),
+        loadRuntime: async () => (runtime = await loadRuntime(config, resumed)),
+        rememberLine: interactive ? (line) => appendInputHistory(config.home, line) : undefined,
         onInterrupt: (handler) => {
           process.on('SIGINT', handler);
           return () => process.off('SIGINT', handler);
         },
       });
     } finally {
+      runtime?.close();
       reader.close();
     }
   } catch (error) {

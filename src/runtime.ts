@@ -1,13 +1,19 @@
-import type { ModelMessage } from 'ai';
+import type { LanguageModel, ModelMessage } from 'ai';
 import type { Config } from './config.ts';
+import { compactHistory, type CompactResult } from './agent/compact.ts';
+import { ContextFitter } from './agent/context-fitter.ts';
 import { Conversation } from './agent/conversation.ts';
-import type { AgentEvent, StopReason } from './agent/events.ts';
+import { addUsage, emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from './agent/events.ts';
 import { buildInstructions } from './agent/instructions.ts';
 import { runTurn, type ApprovalPolicy, type ApprovalRequest } from './agent/run-turn.ts';
 import { createModel, providerContext } from './model/create-model.ts';
+import { createSession, type SessionWriter } from './session/store.ts';
 import { createTools } from './tools/index.ts';
 import { describeWrite, type WriteFileInput } from './tools/write-file.ts';
 import { formatCall } from './ui/render.ts';
+
+/** Past this share of the window, the history is compacted before the next turn. */
+const AUTO_COMPACT_SHARE = 0.8;
 
 /**
  * Everything heavy — the SDK, the provider, the tools — loaded once, after the prompt is drawn.
@@ -16,17 +22,37 @@ import { formatCall } from './ui/render.ts';
 export interface Runtime {
   readonly conversation: Conversation;
   readonly toolNames: readonly string[];
-  /** Runs one user turn on the conversation; never throws. */
+  readonly model: string;
+  readonly sessionId: string;
+  readonly windowTokens: number;
+  /** Provider-reported usage of this session, including turns before a resume. */
+  readonly sessionUsage: TokenUsage;
+  /** Runs one user turn on the conversation; never throws. Compacts first when the history is nearly full. */
   runTurn(text: string, signal: AbortSignal, approval: ApprovalPolicy): AsyncGenerator<AgentEvent, StopReason>;
   /** What the user sees before approving a call: a summary line and a preview. */
   describeCall(request: ApprovalRequest): Promise<{ summary: string; preview: string }>;
+  /** Replaces the history with a summary of it. Never throws. */
+  compact(focus: string | undefined, signal: AbortSignal): Promise<CompactResult>;
+  /** Starts a new session with the same settings. */
+  clear(): void;
+  /** Switches the model for the following turns. */
+  setModel(name: string): void;
+  /** Share of the context window the history takes now, 0..1+. */
+  contextShare(): number;
+  /** Estimated tokens of the history alone. */
+  historyTokens(): number;
+  /** Saves and closes the transcript. */
+  close(): void;
 }
 
-export function createRuntime(
-  config: Config,
-  options: { history?: ModelMessage[]; onMessage?: (message: ModelMessage) => void } = {},
-): Runtime {
-  const model = createModel(config);
+export interface RuntimeOptions {
+  /** A resumed session's history and its transcript to append to. */
+  resumed?: { messages: ModelMessage[]; writer: SessionWriter; usage: TokenUsage };
+}
+
+export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
+  let modelName = config.model;
+  let model: LanguageModel = createModel(config);
   const tools = createTools({
     workspaceRoot: config.cwd,
     weather: config.weather,
@@ -35,30 +61,94 @@ export function createRuntime(
   });
   const toolNames = Object.keys(tools);
   const instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames });
-  const conversation = new Conversation(options.history, options.onMessage);
-  const provider = providerContext(config);
+  const fitter = new ContextFitter(config.contextTokens, instructions, tools);
+  let provider = providerContext(config);
+
+  const newSession = () => createSession({ home: config.home, cwd: config.cwd, provider: config.provider, model: modelName });
+  let session: SessionWriter = options.resumed?.writer ?? newSession();
+  let sessionUsage = options.resumed?.usage ?? emptyUsage();
+  const conversation = new Conversation(options.resumed?.messages, (message) => session.appendMessage(message));
+
+  const compact = async (focus: string | undefined, signal: AbortSignal): Promise<CompactResult> => {
+    const result = await compactHistory({
+      model,
+      tools,
+      instructions,
+      messages: fitter.fit(conversation.messages).messages,
+      focus,
+      abortSignal: signal,
+      timeoutMs: config.timeoutSeconds * 1000,
+      maxRetries: config.maxRetries,
+      provider,
+    });
+    if (result.ok) {
+      conversation.replace(result.messages);
+      session.appendCompaction(result.messages);
+    }
+    return result;
+  };
+
+  async function* turn(text: string, signal: AbortSignal, approval: ApprovalPolicy): AsyncGenerator<AgentEvent, StopReason> {
+    if (conversation.length > 0 && fitter.usedShare(conversation.messages) > AUTO_COMPACT_SHARE) {
+      yield { type: 'notice', message: '(the conversation is near the context limit: summarising older turns…)' };
+      const result = await compact(undefined, signal);
+      yield { type: 'notice', message: result.ok ? '(older turns summarised)' : `(${result.message})` };
+    }
+    const stopReason = yield* runTurn({
+      model,
+      tools,
+      instructions,
+      conversation,
+      userMessage: text,
+      limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3 },
+      stepTimeoutMs: config.timeoutSeconds * 1000,
+      toolTimeoutMs: config.toolTimeoutSeconds * 1000,
+      maxRetries: config.maxRetries,
+      abortSignal: signal,
+      approval,
+      provider,
+      fitMessages: (messages) => fitter.fit(messages),
+      onStepUsage: (sent, usage) => {
+        fitter.observe(sent, usage);
+        session.appendUsage(usage);
+        sessionUsage = addUsage(sessionUsage, usage);
+      },
+    });
+    return stopReason;
+  }
 
   return {
     conversation,
     toolNames,
+    get model() {
+      return modelName;
+    },
+    get sessionId() {
+      return session.id;
+    },
+    get sessionUsage() {
+      return sessionUsage;
+    },
+    windowTokens: config.contextTokens,
+    runTurn: turn,
+    compact,
     describeCall: async (request) =>
       request.toolName === 'write_file'
         ? describeWrite(config.cwd, request.input as WriteFileInput, { secretPatterns: config.secretPatterns })
         : { summary: formatCall(request.toolName, request.input), preview: '' },
-    runTurn: (text, signal, approval) =>
-      runTurn({
-        model,
-        tools,
-        instructions,
-        conversation,
-        userMessage: text,
-        limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3 },
-        stepTimeoutMs: config.timeoutSeconds * 1000,
-        toolTimeoutMs: config.toolTimeoutSeconds * 1000,
-        maxRetries: config.maxRetries,
-        abortSignal: signal,
-        approval,
-        provider,
-      }),
+    clear() {
+      session.close();
+      session = newSession();
+      sessionUsage = emptyUsage();
+      conversation.replace([]);
+    },
+    setModel(name) {
+      modelName = name;
+      model = createModel({ ...config, model: name });
+      provider = providerContext({ ...config, model: name });
+    },
+    contextShare: () => fitter.usedShare(conversation.messages),
+    historyTokens: () => fitter.estimate(conversation.messages),
+    close: () => session.close(),
   };
 }

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { addUsage, emptyUsage, type TokenUsage } from '../agent/events.ts';
+import { emptyUsage } from '../agent/events.ts';
 import type { Runtime } from '../runtime.ts';
 import { InteractiveApproval } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
@@ -14,9 +14,10 @@ export interface ReplOptions {
   loadRuntime: () => Promise<Runtime>;
   /** Subscribe to Ctrl-C while a turn runs (SIGINT); returns the unsubscribe. */
   onInterrupt: (handler: () => void) => () => void;
+  /** Saves a line the user typed at the prompt (input history across runs). */
+  rememberLine?: (line: string) => void;
   /** Seconds-resolution clock for "a second Ctrl-C within a second". */
   now?: () => number;
-  banner: string;
 }
 
 export const PROMPT = '› ';
@@ -26,8 +27,9 @@ export interface ReplState {
   config: Config;
   runtime: Runtime;
   approval: InteractiveApproval;
-  sessionUsage: TokenUsage;
   lastContextTokens: number;
+  /** Runs slow work (a /compact) so that Ctrl-C stops it. */
+  interruptible: <T>(work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
   print: (line?: string) => void;
   dim: (text: string) => string;
 }
@@ -42,7 +44,6 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const now = options.now ?? Date.now;
   const colour = chalkFor(output);
   const print = (line = '') => output.write(`${line}\n`);
-  print(options.banner);
 
   let runtimePromise: Promise<Runtime> | undefined;
   let state: ReplState | undefined;
@@ -65,8 +66,16 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       config: options.config,
       runtime,
       approval,
-      sessionUsage: emptyUsage(),
       lastContextTokens: 0,
+      interruptible: async (work) => {
+        const controller = new AbortController();
+        const unsubscribe = options.onInterrupt(() => controller.abort());
+        try {
+          return await work(controller.signal);
+        } finally {
+          unsubscribe();
+        }
+      },
       print,
       dim: colour.dim,
     };
@@ -90,6 +99,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     }
     const line = result.line.trim();
     if (line === '') continue;
+    options.rememberLine?.(line);
     if (line === 'exit' || line === 'quit') return 0;
 
     let current: ReplState;
@@ -129,7 +139,6 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       unsubscribe();
       turnController = undefined;
     }
-    current.sessionUsage = addUsage(current.sessionUsage, turnUsage);
     if (quit) return 130;
     if (turnUsage.inputTokens + turnUsage.outputTokens > 0) {
       const percent = Math.round((current.lastContextTokens / current.config.contextTokens) * 100);

@@ -1,4 +1,5 @@
 import { estimateCost } from '../model/model-info.ts';
+import { listSessions } from '../session/store.ts';
 import { formatUsage } from './render.ts';
 import type { ReplState } from './repl.ts';
 
@@ -46,10 +47,81 @@ const COMMANDS: SlashCommand[] = [
     usage: '/usage',
     summary: 'tokens used this session, and the estimated cost',
     run(_argument, state) {
-      const usage = state.sessionUsage;
-      state.print(`  ${formatUsage(usage)} · ${usage.cachedInputTokens.toLocaleString('en-US')} cached`);
-      const cost = estimateCost(state.config.model, usage);
-      if (cost !== undefined) state.print(`  ≈ $${cost.toFixed(4)} at ${state.config.model} list prices`);
+      const usage = state.runtime.sessionUsage;
+      state.print(
+        `  session: ${usage.inputTokens.toLocaleString('en-US')} input · ${usage.outputTokens.toLocaleString('en-US')} output · ${usage.cachedInputTokens.toLocaleString('en-US')} cached`,
+      );
+      const percent = Math.round(state.runtime.contextShare() * 100);
+      state.print(`  context: about ${percent}% of the ${Math.round(state.runtime.windowTokens / 1000)}k window`);
+      const cost = estimateCost(state.runtime.model, usage);
+      state.print(
+        cost === undefined
+          ? state.dim(`  no price known for ${state.runtime.model}`)
+          : `  ≈ $${cost.toFixed(4)} at ${state.runtime.model} list prices (an estimate)`,
+      );
+    },
+  },
+  {
+    name: '/compact',
+    usage: '/compact [instructions]',
+    summary: 'replace older turns with a summary',
+    async run(argument, state) {
+      if (state.runtime.conversation.length === 0) {
+        state.print('  Nothing to compact yet.');
+        return;
+      }
+      const before = state.runtime.historyTokens();
+      state.print(state.dim('  summarising the conversation…'));
+      const result = await state.interruptible((signal) => state.runtime.compact(argument.trim() || undefined, signal));
+      if (!result.ok) {
+        state.print(`  ${result.message}`);
+        return;
+      }
+      const after = state.runtime.historyTokens();
+      state.print(state.dim(`  compacted: history ≈ ${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens`));
+    },
+  },
+  {
+    name: '/sessions',
+    usage: '/sessions',
+    summary: 'recent sessions in this folder (resume with sylvan --resume ID)',
+    run(_argument, state) {
+      const sessions = listSessions(state.config.home, { cwd: state.config.cwd, limit: 10 });
+      if (sessions.length === 0) {
+        state.print('  No saved sessions in this folder yet.');
+        return;
+      }
+      for (const session of sessions) {
+        const current = session.id === state.runtime.sessionId ? ' (this one)' : '';
+        state.print(`  ${session.id}  ${state.dim(`${session.messageCount} messages`)}  ${session.title}${current}`);
+      }
+    },
+  },
+  {
+    name: '/clear',
+    usage: '/clear',
+    summary: 'start a new session with the same settings',
+    run(_argument, state) {
+      state.runtime.clear();
+      state.print(state.dim('  New session. The earlier one is saved (see /sessions).'));
+    },
+  },
+  {
+    name: '/model',
+    usage: '/model [name]',
+    summary: 'show or switch the model',
+    run(argument, state) {
+      const name = argument.trim();
+      if (name === '') {
+        state.print(`  ${state.runtime.model} (${state.config.provider})`);
+        return;
+      }
+      if (state.config.provider === 'mock') {
+        state.print('  The mock provider has one model. Set DASHSCOPE_API_KEY or OPENAI_API_KEY to choose a real one.');
+        return;
+      }
+      state.runtime.setModel(name);
+      state.print(`  Now using ${name}.`);
     },
   },
   {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const entry = fileURLToPath(new URL('./cli-entry.ts', import.meta.url));
+/** tsx by absolute URL: the CLI runs in a temp dir, where a bare `--import tsx` would not resolve. */
+export const tsxLoader = import.meta.resolve('tsx');
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface CliResult {
@@ -43,7 +45,7 @@ export function runCli(options: CliOptions = {}): Promise<CliResult> {
     ...options.env,
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry, ...(options.args ?? [])], {
+    const child = spawn(process.execPath, ['--import', tsxLoader, entry, ...(options.args ?? [])], {
       cwd,
       env: { ...env, TSX_TSCONFIG_PATH: join(projectRoot, 'tsconfig.json') },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,0 +1,75 @@
+import type { ModelMessage, ToolSet } from 'ai';
+import { fitToWindow } from './context-window.ts';
+import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens, TokenCalibration } from './token-estimate.ts';
+import type { TokenUsage } from './events.ts';
+
+/** Fitted history plus what the user should be told about it. */
+export interface FittedMessages {
+  messages: ModelMessage[];
+  notice?: string;
+  estimatedTokens: number;
+}
+
+/**
+ * Keeps each request within the model's context window. Counts with the cached CJK-aware estimate,
+ * scaled up (never down) by what the provider reports, so the estimate stays an upper bound.
+ */
+export class ContextFitter {
+  private readonly calibration = new TokenCalibration({ minRatio: 1, maxRatio: 2 });
+  private readonly reservedTokens: number;
+  private lastDroppedTurns = 0;
+
+  constructor(
+    readonly windowTokens: number,
+    instructions: string,
+    tools: ToolSet,
+  ) {
+    const toolDefinitions = Object.entries(tools).map(([name, tool]) => ({ name, description: tool.description }));
+    // Room for the answer: a share of the window, capped so small windows still hold a conversation.
+    const answerRoom = Math.min(8_192, Math.floor(windowTokens * 0.15));
+    this.reservedTokens = estimateTextTokens(instructions) + estimateJsonTokens(toolDefinitions) * 2 + answerRoom;
+  }
+
+  /** Estimated tokens of a history, as the fitter counts them. */
+  estimate(messages: readonly ModelMessage[]): number {
+    let total = 0;
+    for (const message of messages) total += this.count(message);
+    return total;
+  }
+
+  /** The share of the window the history would take, 0..1+. */
+  usedShare(messages: readonly ModelMessage[]): number {
+    return (this.estimate(messages) + this.reservedTokens) / this.windowTokens;
+  }
+
+  fit(messages: readonly ModelMessage[]): FittedMessages {
+    const result = fitToWindow(messages, {
+      windowTokens: this.windowTokens,
+      reservedTokens: this.reservedTokens,
+      estimate: (message) => this.count(message),
+    });
+    let notice: string | undefined;
+    if (result.droppedTurns > 0 && result.droppedTurns !== this.lastDroppedTurns) {
+      notice = `(${result.droppedTurns} older turn${result.droppedTurns === 1 ? '' : 's'} left out to fit the ${Math.round(this.windowTokens / 1000)}k context window; /compact summarises them)`;
+    } else if (result.shortenedResults > 0) {
+      notice = `(${result.shortenedResults} long tool result${result.shortenedResults === 1 ? '' : 's'} shortened to fit the context window)`;
+    }
+    this.lastDroppedTurns = result.droppedTurns;
+    return { messages: result.messages, notice, estimatedTokens: result.estimatedTokens };
+  }
+
+  /** Learns from the provider's count of what was sent. */
+  observe(sent: readonly ModelMessage[], usage: TokenUsage): void {
+    if (usage.inputTokens > 0) this.calibration.observe(this.rawEstimate(sent) + this.reservedTokens, usage.inputTokens);
+  }
+
+  private count(message: ModelMessage): number {
+    return this.calibration.apply(estimateMessageTokens(message));
+  }
+
+  private rawEstimate(messages: readonly ModelMessage[]): number {
+    let total = 0;
+    for (const message of messages) total += estimateMessageTokens(message);
+    return total;
+  }
+}
