@@ -34,14 +34,30 @@ function unwrap(error: unknown): { error: ErrorLike; attempts: number } {
   return { error: outer, attempts: 1 };
 }
 
-function networkCode(error: ErrorLike): string | undefined {
+/** The error and its causes, outermost first (undici nests the socket error two levels down). */
+function causeChain(error: ErrorLike): ErrorLike[] {
+  const chain: ErrorLike[] = [];
   let current: unknown = error;
-  for (let depth = 0; depth < 5 && current; depth++) {
+  for (let depth = 0; depth < 6 && current; depth++) {
     const candidate = asErrorLike(current);
-    if (typeof candidate.code === 'string' && /^E[A-Z_]+$/.test(candidate.code)) return candidate.code;
+    chain.push(candidate);
     current = candidate.cause;
   }
-  return undefined;
+  return chain;
+}
+
+function networkCode(chain: ErrorLike[]): string | undefined {
+  return chain.map((error) => error.code).find((code): code is string => typeof code === 'string' && /^E[A-Z_]+$/.test(code));
+}
+
+/** A connection that broke after the answer had started: undici says "terminated" or UND_ERR_SOCKET. */
+function wasCutOff(chain: ErrorLike[]): boolean {
+  return chain.some(
+    (error) =>
+      error.code === 'UND_ERR_SOCKET' ||
+      error.code === 'ECONNRESET' ||
+      /terminated|premature close|socket hang up|other side closed/i.test(error.message ?? ''),
+  );
 }
 
 /** The server's own words, when its error body says something (DashScope and OpenAI: `error.message`). */
@@ -66,7 +82,9 @@ export function describeModelError(error: unknown, provider: ProviderContext): s
   const where = provider.baseURL ?? provider.label;
   const said = serverMessage(inner);
   const saidSuffix = said ? ` (${said})` : '';
-  const status = inner.statusCode;
+  // A cut stream arrives as "Failed to process successful response" with status 200: not an HTTP error.
+  const status = inner.statusCode !== undefined && inner.statusCode >= 400 ? inner.statusCode : undefined;
+  const chain = causeChain(inner);
 
   if (status === 401 || status === 403) {
     const variable = provider.keyVariable ? `Check ${provider.keyVariable} in your environment or .env.` : 'Check the API key.';
@@ -89,16 +107,14 @@ export function describeModelError(error: unknown, provider: ProviderContext): s
     return `${provider.label} answered ${status}${tries}${saidSuffix}.`;
   }
 
-  const code = networkCode(inner);
+  if (wasCutOff(chain)) return `The connection to ${where} was cut off in the middle of the answer. Try again.`;
+  const code = networkCode(chain);
   const variable = provider.baseUrlVariable ? ` Check ${provider.baseUrlVariable} and your network.` : ' Check your network.';
   if (code === 'ECONNREFUSED') return `Could not connect to ${where} (connection refused)${tries}.${variable}`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `Could not resolve the host of ${where} (${code})${tries}.${variable}`;
   if (code) return `The connection to ${where} failed (${code})${tries}.${variable}`;
   if (/Cannot connect to API|fetch failed/i.test(inner.message ?? '')) {
     return `Could not connect to ${where}${tries}.${variable}`;
-  }
-  if (/terminated|premature close|socket hang up|ECONNRESET|aborted/i.test(inner.message ?? '')) {
-    return `The connection to ${where} was cut off in the middle of the answer. Try again.`;
   }
   const message = (inner.message ?? String(error)).replace(/\s+/g, ' ').trim().slice(0, 300);
   return `The model request failed: ${message}`;
