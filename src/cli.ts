@@ -52,6 +52,10 @@ async function loadRuntime(config: Config, resumed: ResumedSession | undefined) 
 /** The whole program: resolves with the exit code. */
 export async function main(argv = process.argv.slice(2)): Promise<number> {
   const debug = /^(1|true)$/i.test(process.env.SYLVAN_DEBUG ?? '');
+  // `sylvan -p … | head` closes the pipe early: that is the reader's choice, not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+  });
   let config: Config;
   try {
     const loaded = loadConfig(argv, process.env, process.cwd());

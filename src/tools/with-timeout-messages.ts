@@ -7,6 +7,7 @@ import type { Tool, ToolSet } from 'ai';
  */
 export function withTimeoutMessages<TOOLS extends ToolSet>(tools: TOOLS, timeoutMs: number): TOOLS {
   const wrapped: Record<string, Tool> = {};
+  const limit = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
   for (const [name, original] of Object.entries(tools) as [string, Tool][]) {
     const execute = original.execute;
     if (!execute) {
@@ -23,7 +24,7 @@ export function withTimeoutMessages<TOOLS extends ToolSet>(tools: TOOLS, timeout
             if (reason instanceof Error && reason.name === 'TimeoutError') {
               reject(
                 new Error(
-                  `${name} did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped. Tell the user it timed out; do not guess its result.`,
+                  `${name} did not finish within ${limit} and was stopped. Tell the user it timed out; do not guess its result.`,
                 ),
               );
             } else {
