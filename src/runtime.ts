@@ -51,6 +51,8 @@ export interface RuntimeOptions {
 }
 
 export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
+  // The SDK prints its warnings (unsupported settings…) to the terminal; only the UI may write there.
+  if (!config.debug) (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
   let modelName = config.model;
   let model: LanguageModel = createModel(config);
   const tools = createTools({
