@@ -28,7 +28,8 @@ export function oneLine(value: unknown, width = MAX_SUMMARY): string {
 export function summariseResult(output: unknown, width = MAX_SUMMARY): string {
   if (typeof output !== 'string') return oneLine(output, width);
   const lines = output.split('\n').filter((line) => line.trim() !== '');
-  const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : '';
+  const extra = lines.length - 1;
+  const more = extra > 0 ? ` (+${extra} line${extra === 1 ? '' : 's'})` : '';
   return `${oneLine(lines[0] ?? '', width - more.length)}${more}`;
 }
 
