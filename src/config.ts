@@ -91,6 +91,20 @@ function positiveNumber(raw: string | undefined, name: string, fallback: number,
   return value;
 }
 
+/** A number from its flag or, failing that, its variable; the error names the one the user set. */
+function fromFlagOrVariable(
+  flag: string | undefined,
+  flagName: string,
+  env: Environment,
+  variable: string,
+  fallback: number,
+  integer = true,
+): number {
+  return flag !== undefined
+    ? positiveNumber(flag, flagName, fallback, integer)
+    : positiveNumber(env[variable], variable, fallback, integer);
+}
+
 function nonNegativeInteger(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
@@ -160,7 +174,9 @@ export function loadConfig(
   if (values.help) return { help: true };
   if (values.version) return { version: true };
 
-  const env: Environment = { ...readDotenv(cwd), ...environment };
+  // An empty variable in the shell counts as unset, so it does not hide the value in .env.
+  const env: Environment = { ...readDotenv(cwd) };
+  for (const [name, value] of Object.entries(environment)) if (value !== undefined && value !== '') env[name] = value;
 
   const providerRaw = nonEmpty(values.provider) ?? nonEmpty(env.SYLVAN_PROVIDER);
   const dashscopeKey = nonEmpty(env.DASHSCOPE_API_KEY);
@@ -173,7 +189,7 @@ export function loadConfig(
     }
     provider = providerRaw;
   } else {
-    provider = dashscopeKey ? 'dashscope' : openaiKey ? 'openai' : 'mock';
+    provider = dashscopeKey ? 'dashscope' : openaiKey || openaiBase ? 'openai' : 'mock';
   }
 
   const model = nonEmpty(values.model) ?? nonEmpty(env.SYLVAN_MODEL) ?? DEFAULT_MODELS[provider];
@@ -224,9 +240,9 @@ export function loadConfig(
     baseURL,
     keyVariable,
     baseUrlVariable,
-    maxSteps: positiveNumber(values['max-steps'] ?? env.SYLVAN_MAX_STEPS, '--max-steps', 10),
-    tokenBudget: positiveNumber(values['token-budget'] ?? env.SYLVAN_TOKEN_BUDGET, '--token-budget', 500_000),
-    timeoutSeconds: positiveNumber(values.timeout ?? env.SYLVAN_TIMEOUT, '--timeout', 120, false),
+    maxSteps: fromFlagOrVariable(values['max-steps'], '--max-steps', env, 'SYLVAN_MAX_STEPS', 10),
+    tokenBudget: fromFlagOrVariable(values['token-budget'], '--token-budget', env, 'SYLVAN_TOKEN_BUDGET', 500_000),
+    timeoutSeconds: fromFlagOrVariable(values.timeout, '--timeout', env, 'SYLVAN_TIMEOUT', 120, false),
     toolTimeoutSeconds: positiveNumber(env.SYLVAN_TOOL_TIMEOUT, 'SYLVAN_TOOL_TIMEOUT', 60, false),
     maxRetries: nonNegativeInteger(env.SYLVAN_MAX_RETRIES, 'SYLVAN_MAX_RETRIES', 3),
     yes: values.yes === true || truthy(env.SYLVAN_YES),

@@ -22,8 +22,30 @@ interface ErrorLike {
   code?: string;
 }
 
-const asErrorLike = (value: unknown): ErrorLike =>
-  value !== null && typeof value === 'object' ? (value as ErrorLike) : { message: String(value) };
+/** Reads only what is safe to read: odd values (a number as message, no prototype) never throw. */
+function asErrorLike(value: unknown): ErrorLike {
+  if (value === null || typeof value !== 'object') return { message: safeString(value) };
+  const candidate = value as Record<string, unknown>;
+  return {
+    name: typeof candidate.name === 'string' ? candidate.name : undefined,
+    message: typeof candidate.message === 'string' ? candidate.message : undefined,
+    statusCode: typeof candidate.statusCode === 'number' ? candidate.statusCode : undefined,
+    url: typeof candidate.url === 'string' ? candidate.url : undefined,
+    responseBody: typeof candidate.responseBody === 'string' ? candidate.responseBody : undefined,
+    cause: candidate.cause,
+    lastError: candidate.lastError,
+    errors: Array.isArray(candidate.errors) ? candidate.errors : undefined,
+    code: typeof candidate.code === 'string' ? candidate.code : undefined,
+  };
+}
+
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return 'unknown error';
+  }
+}
 
 /** The innermost error worth describing: the last try of a retry, the cause of a failed fetch. */
 function unwrap(error: unknown): { error: ErrorLike; attempts: number } {
@@ -116,8 +138,8 @@ export function describeModelError(error: unknown, provider: ProviderContext): s
   if (/Cannot connect to API|fetch failed/i.test(inner.message ?? '')) {
     return `Could not connect to ${where}${tries}.${variable}`;
   }
-  const message = (inner.message ?? String(error)).replace(/\s+/g, ' ').trim().slice(0, 300);
-  return `The model request failed: ${message}`;
+  const message = (inner.message ?? '').replace(/\s+/g, ' ').trim().slice(0, 300);
+  return message ? `The model request failed: ${message}` : 'The model request failed for an unknown reason. Run with SYLVAN_DEBUG=1 for details.';
 }
 
 /** The stack for SYLVAN_DEBUG=1. */

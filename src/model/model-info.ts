@@ -20,6 +20,8 @@ const MODELS: Record<string, ModelInfo> = {
   'gpt-4o-mini': { contextTokens: 128_000, price: { input: 0.15, output: 0.6, cachedInput: 0.075 } },
   'gpt-4o': { contextTokens: 128_000, price: { input: 2.5, output: 10, cachedInput: 1.25 } },
   'gpt-4.1': { contextTokens: 1_047_576, price: { input: 2, output: 8, cachedInput: 0.5 } },
+  'gpt-4.1-mini': { contextTokens: 1_047_576, price: { input: 0.4, output: 1.6, cachedInput: 0.1 } },
+  'gpt-4.1-nano': { contextTokens: 1_047_576, price: { input: 0.1, output: 0.4, cachedInput: 0.025 } },
   'deepseek-chat': { contextTokens: 65_536, price: { input: 0.27, output: 1.1, cachedInput: 0.07 } },
   mock: { contextTokens: 32_768 },
 };

@@ -8,20 +8,58 @@ export interface Output {
   columns?: number;
 }
 
-/** Chalk for one stream: colour only when that stream is a terminal and NO_COLOR is unset. */
+/**
+ * Chalk for one stream: colour only when that stream is a terminal and NO_COLOR is unset;
+ * FORCE_COLOR forces it on, except the conventional "0" and "false".
+ */
 export function chalkFor(output: Output, environment: NodeJS.ProcessEnv = process.env): ChalkInstance {
+  const forced = environment.FORCE_COLOR;
+  if (forced !== undefined && forced !== '') return new Chalk({ level: /^(0|false)$/i.test(forced) ? 0 : 1 });
   const colour = output.isTTY === true && !environment.NO_COLOR && environment.TERM !== 'dumb';
-  return new Chalk({ level: colour || environment.FORCE_COLOR ? 1 : 0 });
+  return new Chalk({ level: colour ? 1 : 0 });
 }
 
 const MAX_SUMMARY = 160;
 
-/** One line of anything: the first line of text, whitespace squeezed, cut to fit. */
+/** Terminal columns of one character: CJK, full-width forms and emoji take two. */
+function columnsOf(character: string): number {
+  const code = character.codePointAt(0) ?? 0;
+  const wide =
+    (code >= 0x1100 && code <= 0x115f) ||
+    (code >= 0x2e80 && code <= 0xa4cf) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    (code >= 0x1f300 && code <= 0x1faff) ||
+    (code >= 0x20000 && code <= 0x3fffd);
+  return wide ? 2 : 1;
+}
+
+/** One line of anything: the first line of text, whitespace squeezed, cut to `width` terminal columns. */
 export function oneLine(value: unknown, width = MAX_SUMMARY): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   const flat = text.replace(/\s+/g, ' ').trim();
-  const chars = Array.from(flat);
-  return chars.length > width ? `${chars.slice(0, width - 1).join('')}…` : flat;
+  let used = 0;
+  let kept = '';
+  for (const character of flat) {
+    used += columnsOf(character);
+    if (used > width) return cutToFit(kept, width - 1);
+    kept += character;
+  }
+  return kept;
+}
+
+function cutToFit(text: string, width: number): string {
+  let used = 0;
+  let kept = '';
+  for (const character of text) {
+    used += columnsOf(character);
+    if (used > width) break;
+    kept += character;
+  }
+  return `${kept}…`;
 }
 
 /** The first line of a tool result, and how many more there are. */
@@ -57,6 +95,8 @@ export class EventRenderer {
   private readonly textColour: ChalkInstance;
   private readonly activityColour: ChalkInstance;
   private textAtLineStart = true;
+  /** A line of reasoning is being written on the activity stream. */
+  private reasoningOpen = false;
   private readonly sameStream: boolean;
   /** Answer text written this turn: print mode checks it ended with a newline. */
   wroteText = false;
@@ -77,7 +117,11 @@ export class EventRenderer {
         this.writeText(event.text);
         break;
       case 'reasoning-delta':
-        this.writeText(this.textColour.dim.italic(event.text));
+        // Thinking is activity, not answer: it never reaches stdout in print mode.
+        if (event.text === '') break;
+        if (this.sameStream) this.endText();
+        this.activity.write(this.activityColour.dim.italic(event.text));
+        this.reasoningOpen = !event.text.endsWith('\n');
         break;
       case 'tool-call':
         this.activityLine(dim(`⏺ ${formatCall(event.toolName, event.input)}`));
@@ -95,6 +139,7 @@ export class EventRenderer {
         this.activityLine(dim(event.message));
         break;
       case 'turn-end':
+        this.endReasoning();
         this.endText();
         if (event.stopReason !== 'completed' && event.message) {
           const colour = event.stopReason === 'error' ? this.activityColour.red : this.activityColour.yellow;
@@ -119,15 +164,25 @@ export class EventRenderer {
     }
   }
 
+  private endReasoning(): void {
+    if (this.reasoningOpen) {
+      this.activity.write('\n');
+      this.reasoningOpen = false;
+    }
+  }
+
   private writeText(chunk: string): void {
     if (chunk === '') return;
+    this.endReasoning();
     this.text.write(chunk);
     this.wroteText = true;
     this.textAtLineStart = chunk.endsWith('\n');
   }
 
+  /** A whole line of activity; a half-written answer line is ended first, on its own stream. */
   private activityLine(line: string): void {
-    if (this.sameStream) this.endText();
+    this.endReasoning();
+    this.endText();
     this.activity.write(`${line}\n`);
   }
 

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { contextWindowFor, estimateCost } from '../../src/model/model-info.ts';
+
+const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0) => ({ inputTokens, outputTokens, cachedInputTokens });
+
+describe('contextWindowFor', () => {
+  test('known models, matched by prefix', () => {
+    assert.equal(contextWindowFor('qwen-plus'), 131_072);
+    assert.equal(contextWindowFor('qwen-plus-latest'), 131_072);
+    assert.equal(contextWindowFor('qwen-plus-2025-09-11'), 131_072);
+    assert.equal(contextWindowFor('qwen-max-latest'), 32_768);
+    assert.equal(contextWindowFor('qwen3-max'), 262_144);
+    assert.equal(contextWindowFor('deepseek-chat'), 65_536);
+  });
+
+  test('the longest prefix wins', () => {
+    assert.equal(contextWindowFor('gpt-4o-mini-2024-07-18'), 128_000);
+    assert.equal(contextWindowFor('gpt-4.1'), 1_047_576);
+    assert.equal(contextWindowFor('qwen3-coder-plus'), 1_000_000);
+  });
+
+  test('an unknown model gets the conservative default', () => {
+    assert.equal(contextWindowFor('llama3:8b'), 32_768);
+    assert.equal(contextWindowFor(''), 32_768);
+    assert.equal(contextWindowFor('mock'), 32_768);
+  });
+});
+
+describe('estimateCost', () => {
+  test('input and output at list price per million tokens', () => {
+    // qwen-plus: $0.4 in, $1.2 out per million.
+    assert.ok(Math.abs(estimateCost('qwen-plus-latest', usage(1_000_000, 1_000_000))! - 1.6) < 1e-9);
+    assert.ok(Math.abs(estimateCost('qwen-plus-latest', usage(2000, 500))! - (2000 * 0.4 + 500 * 1.2) / 1e6) < 1e-12);
+  });
+
+  test('cached input tokens are billed at the cached price', () => {
+    // gpt-4o-mini: $0.15 in, $0.075 cached, $0.6 out.
+    const cost = estimateCost('gpt-4o-mini', usage(1_000_000, 0, 400_000));
+    assert.ok(Math.abs(cost! - (600_000 * 0.15 + 400_000 * 0.075) / 1e6) < 1e-12, String(cost));
+  });
+
+  test('cached tokens never count for more than the input', () => {
+    const cost = estimateCost('gpt-4o-mini', usage(100, 0, 1000));
+    assert.ok(Math.abs(cost! - (100 * 0.075) / 1e6) < 1e-15, String(cost));
+  });
+
+  test('without a cached price, cached tokens cost the input price', () => {
+    // qwen-max: $1.6 in, no cached price.
+    assert.ok(Math.abs(estimateCost('qwen-max', usage(1000, 0, 1000))! - (1000 * 1.6) / 1e6) < 1e-12);
+  });
+
+  test('unknown models and the mock have no price', () => {
+    assert.equal(estimateCost('llama3:8b', usage(1000, 1000)), undefined);
+    assert.equal(estimateCost('mock', usage(1000, 1000)), undefined);
+  });
+
+  test('no tokens, no cost', () => {
+    assert.equal(estimateCost('qwen-plus', usage(0, 0)), 0);
+  });
+
+  test(
+    'a smaller sibling is not priced as its family',
+    () => {
+      const cost = estimateCost('gpt-4.1-mini', usage(1_000_000, 0));
+      assert.ok(cost === undefined || Math.abs(cost - 0.4) < 1e-9, `got ${cost}`);
+    },
+  );
+});
