@@ -98,8 +98,6 @@ export class EventRenderer {
   /** A line of reasoning is being written on the activity stream. */
   private reasoningOpen = false;
   private readonly sameStream: boolean;
-  /** Answer text written this turn: print mode checks it ended with a newline. */
-  wroteText = false;
 
   constructor(
     private readonly text: Output,
@@ -175,7 +173,6 @@ export class EventRenderer {
     if (chunk === '') return;
     this.endReasoning();
     this.text.write(chunk);
-    this.wroteText = true;
     this.textAtLineStart = chunk.endsWith('\n');
   }
 
