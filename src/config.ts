@@ -168,7 +168,9 @@ export function loadConfig(
       },
     });
   } catch (error) {
-    throw new ConfigError(`${(error as Error).message.split('\n')[0]} Run sylvan --help for the options.`);
+    // Node's text goes on about positionals after "--"; its first sentence is the useful part.
+    const first = (error as Error).message.split('\n')[0]?.split(/(?<=\.) /)[0] ?? 'Invalid arguments.';
+    throw new ConfigError(`${first} Run sylvan --help for the options.`);
   }
   const { values, positionals } = parsed;
   if (values.help) return { help: true };

@@ -62,6 +62,27 @@ interface StepOutcome {
   lateResults: ModelMessage | undefined;
 }
 
+/** A tool error as the user reads it: the SDK's error-class prefixes and schema dumps left out. */
+function readableToolError(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const invalid = /Invalid input for tool (\w+)/.exec(text);
+  const issuesStart = text.indexOf('Error message: [');
+  if (invalid && issuesStart >= 0) {
+    try {
+      const issues = JSON.parse(text.slice(issuesStart + 'Error message: '.length)) as { path?: unknown[]; message?: string }[];
+      const first = issues[0];
+      if (first?.message) {
+        const path = Array.isArray(first.path) && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+        return `invalid arguments for ${invalid[1]}: ${path}${first.message}`;
+      }
+    } catch {
+      // Not the zod shape we know: fall through to the plain first line.
+    }
+  }
+  const plain = text.replace(/\bAI_\w+Error: /g, '');
+  return plain.split('\n')[0] ?? plain;
+}
+
 const isTimeout = (value: unknown): boolean =>
   value instanceof Error ? value.name === 'TimeoutError' || /timeout/i.test(value.message) : /timeout/i.test(String(value));
 
@@ -183,6 +204,11 @@ async function* runStep(
         : [],
     ),
   );
+  const answeredCallIds = new Set(
+    messages.flatMap((message) =>
+      message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result').map((part) => part.toolCallId) : [],
+    ),
+  );
   const lateResultParts: Extract<ModelMessage, { role: 'tool' }>['content'] = [];
   const denialReasons = new Map<string, string>();
   let streamError: unknown;
@@ -245,11 +271,9 @@ async function* runStep(
           }
           yield { type: 'tool-result', toolCallId: part.toolCallId, toolName: part.toolName, output: part.output };
           break;
-        case 'tool-error': {
-          const error = part.error instanceof Error ? part.error.message : String(part.error);
-          yield { type: 'tool-error', toolCallId: part.toolCallId, toolName: part.toolName, error };
+        case 'tool-error':
+          yield { type: 'tool-error', toolCallId: part.toolCallId, toolName: part.toolName, error: readableToolError(part.error) };
           break;
-        }
         case 'tool-approval-request':
           if (part.isAutomatic) break;
           outcome.pendingApprovals.push({
@@ -261,6 +285,8 @@ async function* runStep(
           if (!part.approved && part.reason) denialReasons.set(part.toolCall.toolCallId, part.reason);
           break;
         case 'tool-output-denied':
+          // The SDK repeats an automatic denial of the last step when it starts the next one.
+          if (!stepStarted && answeredCallIds.has(part.toolCallId)) break;
           yield {
             type: 'tool-denied',
             toolCallId: part.toolCallId,

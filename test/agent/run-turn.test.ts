@@ -99,7 +99,11 @@ describe('runTurn', () => {
     ]);
     const { events, end, conversation } = await run(model);
     assert.equal(end.stopReason, 'completed');
-    assert.equal(events.filter((event) => event.type === 'tool-error').length, 3);
+    const shown = events.flatMap((event) => (event.type === 'tool-error' ? [event.error] : []));
+    assert.equal(shown.length, 3);
+    // The user reads a short reason, not the SDK's class names and schema dump.
+    assert.ok(shown.every((line) => !line.includes('AI_') && !line.includes('\n')), shown.join(' | '));
+    assert.match(shown[1]!, /invalid arguments for lookup: key: Invalid input: expected string, received number/);
     assert.deepEqual(findUnansweredToolCalls(conversation.messages), []);
     const tool = model.doStreamCalls[1]!.prompt.find((message) => message.role === 'tool');
     assert.ok(tool && Array.isArray(tool.content));
