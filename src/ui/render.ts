@@ -1,5 +1,6 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { AgentEvent, TokenUsage } from '../agent/events.ts';
+import { isDenseCodePoint } from '../agent/token-estimate.ts';
 
 /** A stream the renderer writes to: stdout, stderr, or a test's buffer. */
 export interface Output {
@@ -24,17 +25,7 @@ const MAX_SUMMARY = 160;
 /** Terminal columns of one character: CJK, full-width forms and emoji take two. */
 function columnsOf(character: string): number {
   const code = character.codePointAt(0) ?? 0;
-  const wide =
-    (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0xa4cf) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) ||
-    (code >= 0x1f300 && code <= 0x1faff) ||
-    (code >= 0x20000 && code <= 0x3fffd);
-  return wide ? 2 : 1;
+  return isDenseCodePoint(code) || (code >= 0x1f300 && code <= 0x1faff) ? 2 : 1;
 }
 
 /** One line of anything: the first line of text, whitespace squeezed, cut to `width` terminal columns. */

@@ -2,17 +2,15 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { hang, startDashScopeServer, text, toolCalls, type DashScopeServer } from '../helpers/dashscope-server.ts';
-import { tempWorkspace, tsxLoader } from '../helpers/run-cli.ts';
+import { cliEntry, tempWorkspace, tsxLoader } from '../helpers/start-cli.ts';
 
-const entry = fileURLToPath(new URL('../helpers/cli-entry.ts', import.meta.url));
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
 /** The REPL in a real pseudo-terminal (util-linux `script`), typed at like a person would. */
 function startInTerminal(env: Record<string, string>, cwd: string) {
   // exec: no shell stays between script and node to catch the Ctrl-C and change the exit code.
-  const command = `exec ${[process.execPath, '--import', tsxLoader, entry].map(quote).join(' ')}`;
+  const command = `exec ${[process.execPath, '--import', tsxLoader, cliEntry].map(quote).join(' ')}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: cwd, TERM: 'xterm', NO_COLOR: '1', SYLVAN_NO_NODE_WARNING: '1', ...env },

@@ -4,10 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const entry = fileURLToPath(new URL('./cli-entry.ts', import.meta.url));
+/** The CLI's entry from source, as bin/sylvan.js runs the built one. */
+export const cliEntry = fileURLToPath(new URL('./cli-entry.ts', import.meta.url));
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
-// A bare `--import tsx` is resolved from the child's cwd, a temp dir without node_modules: name the loader by its URL.
-const tsxLoader = import.meta.resolve('tsx');
+/** A bare `--import tsx` is resolved from the child's cwd, a temp dir without node_modules: name the loader by its URL. */
+export const tsxLoader = import.meta.resolve('tsx');
+
+/** A temp dir to start Sylvan in, with its own SYLVAN_HOME. */
+export function tempWorkspace(prefix = 'sylvan-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
 
 export interface StartCliOptions {
   args?: string[];
@@ -43,7 +49,7 @@ export interface RunningCli {
  * SYLVAN_HOME, no colour) and hands back the child, for tests that act while it runs.
  */
 export function startCli(options: StartCliOptions = {}): RunningCli {
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'sylvan-cli-'));
+  const cwd = options.cwd ?? tempWorkspace();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: cwd,
@@ -55,7 +61,7 @@ export function startCli(options: StartCliOptions = {}): RunningCli {
     TSX_TSCONFIG_PATH: join(projectRoot, 'tsconfig.json'),
   };
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', tsxLoader, entry, ...(options.args ?? [])], {
+  const child = spawn(process.execPath, ['--import', tsxLoader, cliEntry, ...(options.args ?? [])], {
     cwd,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
