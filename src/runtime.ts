@@ -2,6 +2,7 @@ import type { LanguageModel, ModelMessage } from 'ai';
 import type { Config } from './config.ts';
 import { compactHistory, type CompactResult } from './agent/compact.ts';
 import { ContextFitter } from './agent/context-fitter.ts';
+import { isCompactionSummary } from './agent/context-window.ts';
 import { Conversation } from './agent/conversation.ts';
 import { addUsage, emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from './agent/events.ts';
 import { buildInstructions } from './agent/instructions.ts';
@@ -12,7 +13,7 @@ import { createTools } from './tools/index.ts';
 import { describeWrite, type WriteFileInput } from './tools/write-file.ts';
 import { formatCall } from './ui/render.ts';
 
-/** Past this share of the window, the history is compacted before the next turn. */
+/** Past this share of the room for history, the history is compacted before the next turn. */
 const AUTO_COMPACT_SHARE = 0.8;
 
 /**
@@ -83,6 +84,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       maxRetries: config.maxRetries,
       provider,
     });
+    session.appendUsage(result.usage);
+    sessionUsage = addUsage(sessionUsage, result.usage);
     if (result.ok) {
       conversation.replace(result.messages);
       session.appendCompaction(result.messages);
@@ -90,8 +93,19 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     return result;
   };
 
+  /**
+   * Past 80% of the room for history, and with at least two turns since the last summary: a long
+   * summary alone must not trigger a summary of itself before every turn.
+   */
+  const needsCompaction = (): boolean => {
+    const turnsSinceSummary = conversation.messages.filter(
+      (message) => message.role === 'user' && !isCompactionSummary(message),
+    ).length;
+    return turnsSinceSummary >= 2 && fitter.historyShare(conversation.messages) > AUTO_COMPACT_SHARE;
+  };
+
   async function* turn(text: string, signal: AbortSignal, approval: ApprovalPolicy): AsyncGenerator<AgentEvent, StopReason> {
-    if (conversation.length > 0 && fitter.usedShare(conversation.messages) > AUTO_COMPACT_SHARE) {
+    if (needsCompaction()) {
       yield { type: 'notice', message: '(the conversation is near the context limit: summarising older turns…)' };
       const result = await compact(undefined, signal);
       yield { type: 'notice', message: result.ok ? '(older turns summarised)' : `(${result.message})` };

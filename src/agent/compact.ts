@@ -1,13 +1,18 @@
-import { generateText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { COMPACTION_SUMMARY_PREFIX } from './context-window.ts';
 import { debugDetail, describeModelError, type ProviderContext } from './describe-error.ts';
+import { emptyUsage, type TokenUsage } from './events.ts';
 
 export const SUMMARIZE_REQUEST =
   'Summarize the conversation so far for your own later use: what the user asked, what the tools returned, what you answered, and anything still open. Keep names, numbers, file paths and decisions. Plain text, at most about 300 words.';
 
-export type CompactResult =
+export type CompactResult = (
   | { ok: true; messages: ModelMessage[]; summary: string }
-  | { ok: false; message: string; debug?: string };
+  | { ok: false; message: string; debug?: string }
+) & {
+  /** What the summary request cost, to count in the session's usage. */
+  usage: TokenUsage;
+};
 
 /**
  * Asks the model for a summary of `messages` and returns the history that replaces them: the
@@ -27,22 +32,37 @@ export async function compactHistory(options: {
   provider: ProviderContext;
 }): Promise<CompactResult> {
   const request = options.focus ? `${SUMMARIZE_REQUEST}\nAlso: ${options.focus}` : SUMMARIZE_REQUEST;
+  const usage = emptyUsage();
   try {
-    const result = await generateText({
+    // Streamed like every other request: some DashScope models (the thinking ones) answer only streams.
+    const result = streamText({
       model: options.model,
       tools: options.tools,
       toolChoice: 'none',
       instructions: options.instructions,
       messages: [...options.messages, { role: 'user', content: request }],
       abortSignal: options.abortSignal,
-      timeout: options.timeoutMs,
+      timeout: { stepMs: options.timeoutMs },
       maxRetries: options.maxRetries,
+      onError: () => {},
     });
-    const text = result.text.trim();
-    if (text === '') return { ok: false, message: 'The model returned an empty summary; the history was left as it was.' };
+    let collected = '';
+    for await (const part of result.stream) {
+      if (part.type === 'text-delta') collected += part.text;
+      else if (part.type === 'error') throw part.error;
+      else if (part.type === 'abort') throw new Error(String(part.reason ?? 'aborted'));
+      else if (part.type === 'finish-step') {
+        usage.inputTokens += part.usage.inputTokens ?? 0;
+        usage.outputTokens += part.usage.outputTokens ?? 0;
+        usage.cachedInputTokens += part.usage.inputTokenDetails?.cacheReadTokens ?? 0;
+      }
+    }
+    const text = collected.trim();
+    if (text === '') return { ok: false, message: 'The model returned an empty summary; the history was left as it was.', usage };
     const summary = text.startsWith(COMPACTION_SUMMARY_PREFIX) ? text : `${COMPACTION_SUMMARY_PREFIX}:\n${text}`;
     return {
       ok: true,
+      usage,
       summary,
       messages: [
         { role: 'user', content: summary },
@@ -50,7 +70,7 @@ export async function compactHistory(options: {
       ],
     };
   } catch (error) {
-    if (options.abortSignal.aborted) return { ok: false, message: 'Compaction interrupted; the history was left as it was.' };
-    return { ok: false, message: `Compaction failed: ${describeModelError(error, options.provider)}`, debug: debugDetail(error) };
+    if (options.abortSignal.aborted) return { ok: false, message: 'Compaction interrupted; the history was left as it was.', usage };
+    return { ok: false, message: `Compaction failed: ${describeModelError(error, options.provider)}`, debug: debugDetail(error), usage };
   }
 }

@@ -42,6 +42,11 @@ export class ContextFitter {
     return (this.estimate(messages) + this.reservedTokens) / this.windowTokens;
   }
 
+  /** The share of the room left for history (the window less instructions, tools and the answer), 0..1+. */
+  historyShare(messages: readonly ModelMessage[]): number {
+    return this.estimate(messages) / Math.max(1, this.windowTokens - this.reservedTokens);
+  }
+
   fit(messages: readonly ModelMessage[]): FittedMessages {
     const result = fitToWindow(messages, {
       windowTokens: this.windowTokens,
@@ -51,6 +56,8 @@ export class ContextFitter {
     let notice: string | undefined;
     if (result.droppedTurns > 0 && result.droppedTurns !== this.lastDroppedTurns) {
       notice = `(${result.droppedTurns} older turn${result.droppedTurns === 1 ? '' : 's'} left out to fit the ${Math.round(this.windowTokens / 1000)}k context window; /compact summarises them)`;
+    } else if (result.estimatedTokens > this.windowTokens - this.reservedTokens) {
+      notice = `(this message is about ${result.estimatedTokens.toLocaleString('en-US')} tokens, more than the ${Math.round(this.windowTokens / 1000)}k context window holds; sending it anyway, the model may refuse it)`;
     } else if (result.shortenedResults > 0) {
       notice = `(${result.shortenedResults} long tool result${result.shortenedResults === 1 ? '' : 's'} shortened to fit the context window)`;
     }

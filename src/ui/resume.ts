@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { isCompactionSummary } from '../agent/context-window.ts';
 import type { TokenUsage } from '../agent/events.ts';
 import { ConfigError, type Config } from '../config.ts';
 import { latestSession, listSessions, loadSession, openSessionForAppend, type SessionWriter } from '../session/store.ts';
@@ -60,7 +61,7 @@ export async function resolveResume(
   }
   for (const warning of loaded.warnings) say(`warning: ${warning}`);
   const writer = openSessionForAppend(config.home, id);
-  const turns = loaded.messages.filter((message) => message.role === 'user').length;
+  const turns = loaded.messages.filter((message) => message.role === 'user' && !isCompactionSummary(message)).length;
   say(`Resumed session ${id} (${turns} earlier turn${turns === 1 ? '' : 's'}).`);
   return { messages: loaded.messages, writer, usage: loaded.usage };
 }

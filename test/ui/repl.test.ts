@@ -123,7 +123,7 @@ function stubRuntime(turns: Turn[], overrides: { sessionUsage?: TokenUsage; comp
       overrides.compact ??
       (async (): Promise<CompactResult> => {
         calls.push('compact');
-        return { ok: false, message: 'not scripted' };
+        return { ok: false, message: 'not scripted', usage: emptyUsage() };
       }),
     clear: () => calls.push('clear'),
     setModel: (name) => {
@@ -511,7 +511,7 @@ describe('runRepl: slash commands', () => {
         focusSeen = focus;
         interrupts.fire();
         abortedByCtrlC = signal.aborted;
-        return { ok: false, message: 'Compaction interrupted; the history was left as it was.' };
+        return { ok: false, message: 'Compaction interrupted; the history was left as it was.', usage: emptyUsage() };
       },
     });
     const { output } = await runSession({ script: [line('/compact keep the file names'), eof], runtime, interrupts });
