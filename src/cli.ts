@@ -52,6 +52,12 @@ async function loadRuntime(config: Config, resumed: ResumedSession | undefined) 
 /** The whole program: resolves with the exit code. */
 export async function main(argv = process.argv.slice(2)): Promise<number> {
   const debug = /^(1|true)$/i.test(process.env.SYLVAN_DEBUG ?? '');
+  // Node prints process warnings (an experimental API on older Node, the SDK's notices) straight
+  // to the terminal; only the UI writes there, and only with SYLVAN_DEBUG=1 do they matter.
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => {
+    if (debug) process.stderr.write(`${warning.name}: ${warning.message}\n`);
+  });
   // `sylvan -p … | head` closes the pipe early: that is the reader's choice, not an error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);

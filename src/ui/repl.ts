@@ -56,7 +56,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     const approval = new InteractiveApproval(
       reader,
       ({ preview }) => {
-        if (preview) print(colour.dim(preview));
+        if (preview) print(colour.dim(preview.replace(/^/gm, '  │ ')));
       },
       (request) => runtime.describeCall(request),
       options.config.yes,
