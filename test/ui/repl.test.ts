@@ -477,7 +477,7 @@ describe('runRepl: slash commands', () => {
       turns: [approveAlways, checkAgain],
     });
     assert.deepEqual(decisions, ['allow', 'ask']);
-    const lines = output.split('\n').filter((text) => text.startsWith('  ') && !text.startsWith('  +'));
+    const lines = output.split('\n').filter((text) => text.startsWith('  ') && !text.startsWith('  │'));
     assert.deepEqual(lines, [
       '  No tool is always-approved; you are asked before each file write.',
       '  Always-approved this session: write_file. Reset: you will be asked again.',
