@@ -334,9 +334,9 @@ describe('memory: killed at an approval prompt', () => {
     const cwd = tempWorkspace('sylvan-memory-');
     const env = dashscope(server, { SYLVAN_MODEL: 'qwen-plus' });
     const running = startCli({ cwd, env, killAfterMs: 20_000 });
-    // The preview (the content on a line of its own, unlike the ⏺ call line) is printed after the step
+    // The preview (the content on a "│" line of its own, unlike the ⏺ call line) is printed after the step
     // entered the history, right before the question is read from stdin, which stays open.
-    const asking = waitForOutput(running.child.stdout, (seen) => /^hello from the memory test$/m.test(seen));
+    const asking = waitForOutput(running.child.stdout, (seen) => /│ hello from the memory test$/m.test(seen));
     running.child.stdin.write('write hello.txt\n');
     await asking;
     running.child.kill('SIGKILL');
