@@ -83,7 +83,6 @@ export function formatUsage(usage: TokenUsage): string {
  * the stop line go to `activity` (the same stream in the REPL, stderr in print mode).
  */
 export class EventRenderer {
-  private readonly textColour: ChalkInstance;
   private readonly activityColour: ChalkInstance;
   private textAtLineStart = true;
   /** A line of reasoning is being written on the activity stream. */
@@ -94,7 +93,6 @@ export class EventRenderer {
     private readonly text: Output,
     private readonly activity: Output,
   ) {
-    this.textColour = chalkFor(text);
     this.activityColour = chalkFor(activity);
     this.sameStream = text === activity;
   }

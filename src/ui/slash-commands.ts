@@ -1,6 +1,5 @@
 import { estimateCost } from '../model/model-info.ts';
 import { listSessions } from '../session/store.ts';
-import { formatUsage } from './render.ts';
 import type { ReplState } from './repl.ts';
 
 interface SlashCommand {

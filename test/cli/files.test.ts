@@ -1,52 +1,24 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { assertEveryRequestValid, requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { startDashScopeServer, text, toolCalls, type DashScopeServer, type Reply } from '../helpers/dashscope-server.ts';
+import { text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { filesContaining } from '../helpers/files-containing.ts';
-import { removeTempWorkspaces, runCli, tempWorkspace, type CliResult } from '../helpers/run-cli-limited.ts';
+import { cliAgainstServer, type ServerRun } from '../helpers/cli-against-server.ts';
+import { tempWorkspace } from '../helpers/run-cli-limited.ts';
 
 const KEY = 'sk-sylvan-files-test-0c7d52';
 
-const servers: DashScopeServer[] = [];
-after(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  await removeTempWorkspaces();
-});
-
-interface Run {
-  server: DashScopeServer;
-  result: CliResult;
-  cwd: string;
-}
-
 /**
  * Runs `sylvan -p` in `cwd` against a loopback DashScope scripted with `replies`. Without
- * `key`, the key travels in `env` as DASHSCOPE_API_KEY; with it, the workspace's .env must supply it.
+ * `key`, KEY travels in `env` as DASHSCOPE_API_KEY; with it, the workspace's .env must supply it.
  */
-function printAgainstServer(options: {
-  cwd: string;
-  replies: Reply[];
-  args: string[];
-  env?: Record<string, string>;
-  key?: string;
-}): Promise<Run> {
-  const run = (async () => {
-    const key = options.key ?? KEY;
-    const server = await startDashScopeServer({ replies: options.replies, apiKey: key });
-    servers.push(server);
-    const env = {
-      ...(options.key === undefined && { DASHSCOPE_API_KEY: key }),
-      DASHSCOPE_BASE_URL: server.baseURL,
-      SYLVAN_MAX_RETRIES: '0',
-      ...options.env,
-    };
-    return { server, cwd: options.cwd, result: await runCli({ cwd: options.cwd, args: options.args, env }) };
-  })();
-  run.catch(() => {});
-  return run;
-}
+const printAgainstServer = (options: { cwd: string; replies: Reply[]; args: string[]; env?: Record<string, string>; key?: string }): Promise<ServerRun> =>
+  cliAgainstServer(
+    { replies: options.replies },
+    { cwd: options.cwd, args: options.args, env: options.env, key: options.key ?? KEY, keyFromDotenv: options.key !== undefined },
+  );
 
 const readCall = (id: string, path: string) => ({ id, name: 'read_file', arguments: { path } });
 const writeCall = (id: string, path: string, content: string) => ({ id, name: 'write_file', arguments: { path, content } });

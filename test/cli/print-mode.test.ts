@@ -1,48 +1,18 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { assertEveryRequestValid, conversationOf, requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { startDashScopeServer, text, toolCalls, type DashScopeServer, type Reply } from '../helpers/dashscope-server.ts';
+import { text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { filesContaining } from '../helpers/files-containing.ts';
-import { removeTempWorkspaces, runCli, tempWorkspace, type CliOptions, type CliResult } from '../helpers/run-cli-limited.ts';
+import { cliAgainstServer, startedRun, type ServerRun } from '../helpers/cli-against-server.ts';
+import type { CliOptions, CliResult } from '../helpers/run-cli-limited.ts';
 
 const KEY = 'sk-sylvan-print-test-5f1c9e';
 const ALL_TOOLS = ['calculate', 'current_time', 'get_weather', 'list_files', 'read_file', 'write_file'];
 
-const servers: DashScopeServer[] = [];
-after(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  await removeTempWorkspaces();
-});
-
-interface Run {
-  server: DashScopeServer;
-  result: CliResult;
-  /** The working directory; SYLVAN_HOME (sessions) lives inside it. */
-  cwd: string;
-}
-
-/**
- * Starts a loopback DashScope scripted with `replies` (accepting only KEY) and runs the CLI against
- * it. Runs start as the module loads so they overlap; a test awaits the one it inspects.
- */
-function runAgainstServer(replies: Reply[], options: CliOptions = {}): Promise<Run> {
-  const run = (async () => {
-    const server = await startDashScopeServer({ replies, apiKey: KEY });
-    servers.push(server);
-    const cwd = options.cwd ?? tempWorkspace();
-    const env = { DASHSCOPE_API_KEY: KEY, DASHSCOPE_BASE_URL: server.baseURL, SYLVAN_MAX_RETRIES: '0', ...options.env };
-    return { server, cwd, result: await runCli({ ...options, cwd, env }) };
-  })();
-  run.catch(() => {});
-  return run;
-}
-
-function started(options: CliOptions): Promise<CliResult> {
-  const run = runCli(options);
-  run.catch(() => {});
-  return run;
-}
+/** Runs the CLI against a loopback DashScope scripted with `replies`, accepting only KEY. */
+const runAgainstServer = (replies: Reply[], options: CliOptions = {}): Promise<ServerRun> =>
+  cliAgainstServer({ replies }, { ...options, key: KEY });
 
 function assertKeyNeverShown(result: CliResult, key = KEY): void {
   assert.ok(!result.stdout.includes(key), 'the API key appeared on stdout');
@@ -90,26 +60,23 @@ const jsonFromStdin = runAgainstServer(
   { args: ['-p', '--json'], stdin: `${STDIN_PROMPT}\n` },
 );
 
-const wrongKey = (async () => {
-  const server = await startDashScopeServer({ replies: [text('unreachable')], apiKey: 'sk-the-right-key' });
-  servers.push(server);
-  const key = 'sk-wrong-key-leak-check-8d2e';
-  const env = { DASHSCOPE_API_KEY: key, DASHSCOPE_BASE_URL: server.baseURL, SYLVAN_MAX_RETRIES: '0', SYLVAN_DEBUG: '1' };
-  return { server, key, result: await runCli({ args: ['-p', 'hi'], env }) };
-})();
-wrongKey.catch(() => {});
+const WRONG_KEY = 'sk-wrong-key-leak-check-8d2e';
+const wrongKey = cliAgainstServer(
+  { replies: [text('unreachable')] },
+  { key: 'sk-the-right-key', args: ['-p', 'hi'], env: { DASHSCOPE_API_KEY: WRONG_KEY, SYLVAN_DEBUG: '1' } },
+).then((run) => ({ ...run, key: WRONG_KEY }));
 
-const offline = started({ args: ['-p', '(2+3)*4 等于多少？'] });
+const offline = startedRun({ args: ['-p', '(2+3)*4 等于多少？'] });
 
 const badUsage = [
   { name: 'an unknown flag', options: { args: ['--frobnicate'] }, mentions: /--frobnicate/ },
   { name: '--max-steps abc', options: { args: ['-p', '--max-steps', 'abc', 'hi'] }, mentions: /--max-steps.*"abc"/ },
   { name: 'SYLVAN_PROVIDER=nope', options: { args: ['-p', 'hi'], env: { SYLVAN_PROVIDER: 'nope' } }, mentions: /"nope"/ },
   { name: 'a question without -p', options: { args: ['hello'] }, mentions: /"hello".*sylvan -p/ },
-].map((usage) => ({ ...usage, run: started(usage.options) }));
+].map((usage) => ({ ...usage, run: startedRun(usage.options) }));
 
-const help = started({ args: ['--help'] });
-const version = started({ args: ['--version'] });
+const help = startedRun({ args: ['--help'] });
+const version = startedRun({ args: ['--version'] });
 
 describe('sylvan -p: one tool round trip against DashScope', () => {
   test('the first request starts with the system prompt, then the question, and offers every tool', async () => {

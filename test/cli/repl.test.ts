@@ -1,45 +1,19 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { assertEveryRequestValid, conversationOf, requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { startDashScopeServer, text, toolCalls, type DashScopeServer, type Responder } from '../helpers/dashscope-server.ts';
-import { removeTempWorkspaces, runCli, tempWorkspace, type CliOptions, type CliResult } from '../helpers/run-cli-limited.ts';
+import { text, toolCalls, type Responder } from '../helpers/dashscope-server.ts';
+import { cliAgainstServer, startedRun, type ServerRun } from '../helpers/cli-against-server.ts';
+import type { CliOptions } from '../helpers/run-cli-limited.ts';
 
 const KEY = 'sk-sylvan-repl-test-91ab40';
 const PROMPT = '› ';
 const QUESTION_TAIL = '? [y]es / [n]o / [a]lways this session › ';
 
-const servers: DashScopeServer[] = [];
-after(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  await removeTempWorkspaces();
-});
-
-interface Run {
-  server: DashScopeServer;
-  result: CliResult;
-  cwd: string;
-}
-
-/** Starts a loopback DashScope answering with `respond` and runs the REPL against it; runs overlap. */
-function replAgainstServer(respond: Responder, options: CliOptions): Promise<Run> {
-  const run = (async () => {
-    const server = await startDashScopeServer({ respond, apiKey: KEY });
-    servers.push(server);
-    const cwd = options.cwd ?? tempWorkspace();
-    const env = { DASHSCOPE_API_KEY: KEY, DASHSCOPE_BASE_URL: server.baseURL, SYLVAN_MAX_RETRIES: '0', ...options.env };
-    return { server, cwd, result: await runCli({ ...options, cwd, env }) };
-  })();
-  run.catch(() => {});
-  return run;
-}
-
-function started(options: CliOptions): Promise<CliResult> {
-  const run = runCli(options);
-  run.catch(() => {});
-  return run;
-}
+/** Runs the REPL against a loopback DashScope answering with `respond`, accepting only KEY. */
+const replAgainstServer = (respond: Responder, options: CliOptions): Promise<ServerRun> =>
+  cliAgainstServer({ respond }, { ...options, key: KEY });
 
 const lines = (output: string): string[] => output.split('\n');
 
@@ -55,8 +29,8 @@ function turnLines(output: string, input: string): string[] {
 const isActivity = (line: string): boolean => /^\s*(⏺|⎿|·)/.test(line);
 
 // The issue's "done when", verbatim; one more question after `exit` shows that exit really leaves.
-const doneWhen = started({ stdin: '北京今天天气怎么样？\n(2+3)*4 等于多少？\nexit\n1+1 等于多少？\n' });
-const emptyLinesThenEof = started({ stdin: '\n   \n(2+3)*4 等于多少？\n' });
+const doneWhen = startedRun({ stdin: '北京今天天气怎么样？\n(2+3)*4 等于多少？\nexit\n1+1 等于多少？\n' });
+const emptyLinesThenEof = startedRun({ stdin: '\n   \n(2+3)*4 等于多少？\n' });
 
 const TURN_ONE = 'What is (2+3)*4?';
 const TURN_TWO = 'And what did you compute just now?';

@@ -179,7 +179,7 @@ describe('EventRenderer in print mode (two streams)', () => {
   }
 
   test('answer text goes to one stream, tool activity and the stop line to the other', () => {
-    const { stdout, stderr, renderer } = renderSplit([
+    const { stdout, stderr } = renderSplit([
       call('get_weather', { city: 'Paris' }),
       result('Paris: 18°C\nmore'),
       { type: 'text-delta', text: 'It is ' },
