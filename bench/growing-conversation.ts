@@ -24,7 +24,7 @@ export interface GrowingResult {
 }
 
 /**
- * A conversation as the runtime drives it: before each turn the auto-compact check (`usedShare`), then a
+ * A conversation as the runtime drives it: before each turn the auto-compact check (`historyShare`), then a
  * fit before every model step, the provider's usage observed after it, and the step's messages appended.
  */
 function runConversation(fitter: ContextFitter, turns: number, seed: number) {
@@ -35,7 +35,7 @@ function runConversation(fitter: ContextFitter, turns: number, seed: number) {
   const totalMs = timeSync(() => {
     for (let turnIndex = 0; turnIndex < turns; turnIndex++) {
       const turn = factory.next();
-      if (history.length > 0) fitter.usedShare(history);
+      if (history.length > 0) fitter.historyShare(history);
       history.push(turn.user);
       for (const step of turn.steps) {
         const fitted = fitter.fit(history);
@@ -93,7 +93,7 @@ export function growingSection(growing: GrowingResult): Section {
     title: `Growing conversation: ${GROWING_TURNS} turns in the 131k window, fitted before every step (median of 5)`,
     rows: [
       {
-        measure: `${formatCount(growing.fits)} fits + usedShare per turn`,
+        measure: `${formatCount(growing.fits)} fits + historyShare per turn`,
         result: `${formatMs(growing.totalMs)} total, ${formatMicroseconds((growing.totalMs * 1000) / growing.fits)}/fit`,
         target: `< ${GROWING_TARGET_MS} ms`,
         passed: growing.totalMs < GROWING_TARGET_MS,

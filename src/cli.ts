@@ -4,7 +4,8 @@ import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createPipedReader, createTerminalReader } from './ui/line-reader.ts';
 import { resolveResume, type ResumedSession } from './ui/resume.ts';
 import { chalkFor } from './ui/render.ts';
-import { PROMPT, runRepl, SLASH_COMMANDS } from './ui/repl.ts';
+import { PROMPT, runRepl } from './ui/repl.ts';
+import { SLASH_COMMANDS } from './ui/slash-commands.ts';
 
 function version(): string {
   const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { resolveWorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
+import { countOf } from './count-of.ts';
 
 export interface WriteFileInput {
   path: string;
@@ -104,7 +105,7 @@ function previewOf(content: string): string {
     .map((line) => line.replace(/\r$/, ''))
     .map((line) => (line.length > PREVIEW_LINE_CHARS ? `${line.slice(0, PREVIEW_LINE_CHARS)}…` : line));
   const rest = lines.length - shown.length;
-  if (rest > 0) shown.push(`… ${rest.toLocaleString('en-US')} more ${rest === 1 ? 'line' : 'lines'}`);
+  if (rest > 0) shown.push(`… ${countOf(rest, 'more line')}`);
   return shown.join('\n');
 }
 
@@ -132,8 +133,4 @@ function countLines(text: string): number {
   if (text === '') return 0;
   const newlines = text.split('\n').length - 1;
   return text.endsWith('\n') ? newlines : newlines + 1;
-}
-
-function countOf(count: number, noun: string): string {
-  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
 }

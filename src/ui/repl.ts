@@ -4,7 +4,7 @@ import type { Runtime } from '../runtime.ts';
 import { InteractiveApproval } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
-import { SLASH_COMMANDS, runSlashCommand } from './slash-commands.ts';
+import { runSlashCommand } from './slash-commands.ts';
 
 export interface ReplOptions {
   config: Config;
@@ -16,7 +16,7 @@ export interface ReplOptions {
   onInterrupt: (handler: () => void) => () => void;
   /** Saves a line the user typed at the prompt (input history across runs). */
   rememberLine?: (line: string) => void;
-  /** Seconds-resolution clock for "a second Ctrl-C within a second". */
+  /** Millisecond clock for "a second Ctrl-C within a second". */
   now?: () => number;
 }
 
@@ -27,7 +27,6 @@ export interface ReplState {
   config: Config;
   runtime: Runtime;
   approval: InteractiveApproval;
-  lastContextTokens: number;
   /** Runs slow work (a /compact) so that Ctrl-C stops it. */
   interruptible: <T>(work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
   print: (line?: string) => void;
@@ -66,7 +65,6 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       config: options.config,
       runtime,
       approval,
-      lastContextTokens: 0,
       interruptible: async (work) => {
         const controller = new AbortController();
         const unsubscribe = options.onInterrupt(() => controller.abort());
@@ -126,10 +124,12 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     });
     const renderer = new EventRenderer(output, output);
     let turnUsage = emptyUsage();
+    // The last step's prompt plus answer is what the next request starts from.
+    let contextTokens = 0;
     try {
       for await (const event of current.runtime.runTurn(line, controller.signal, current.approval)) {
         renderer.render(event);
-        if (event.type === 'step-end') current.lastContextTokens = event.usage.inputTokens + event.usage.outputTokens;
+        if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;
         if (event.type === 'turn-end') {
           turnUsage = event.usage;
           if (event.debug && current.config.debug) print(colour.dim(event.debug));
@@ -141,10 +141,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     }
     if (quit) return 130;
     if (turnUsage.inputTokens + turnUsage.outputTokens > 0) {
-      const percent = Math.round((current.lastContextTokens / current.config.contextTokens) * 100);
-      renderer.dimLine(`· ${formatUsage(turnUsage)} · context ${percent}% of ${Math.round(current.config.contextTokens / 1000)}k`);
+      const window = current.runtime.windowTokens;
+      const percent = Math.round((contextTokens / window) * 100);
+      renderer.dimLine(`· ${formatUsage(turnUsage)} · context ${percent}% of ${Math.round(window / 1000)}k`);
     }
   }
 }
 
-export { SLASH_COMMANDS };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   cut,
   hang,
@@ -14,25 +14,14 @@ import {
   type Reply,
 } from '../helpers/dashscope-server.ts';
 import { runCliTimed as timedRun, startCli } from '../helpers/start-cli.ts';
+import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 
 // Fault injection (issue 4): the CLI as a process against a loopback server that streams the way
 // DashScope does, asserting what a user sees — exit code, the one stderr line — and what the server
 // received, down to the validity of the conversation sent after a fault.
 
-const servers: DashScopeServer[] = [];
-after(() => Promise.all(servers.map((server) => server.close())));
-
-async function serve(options: DashScopeServerOptions): Promise<DashScopeServer> {
-  const server = await startDashScopeServer(options);
-  servers.push(server);
-  return server;
-}
-
-const dashscope = (server: { baseURL: string }, extra: Record<string, string> = {}): Record<string, string> => ({
-  DASHSCOPE_API_KEY: 'test-key',
-  DASHSCOPE_BASE_URL: server.baseURL,
-  ...extra,
-});
+const serve = async (options: DashScopeServerOptions): Promise<DashScopeServer> => closeAtEnd(await startDashScopeServer(options));
+const dashscope = dashscopeEnv;
 
 const nonEmptyLines = (output: string): string[] => output.split('\n').filter((line) => line.trim() !== '');
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { ModelMessage } from 'ai';
 import { SUMMARIZE_REQUEST } from '../../src/agent/compact.ts';
 import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens } from '../../src/agent/token-estimate.ts';
@@ -9,25 +9,14 @@ import { hang, text, toolCalls, type ChatMessage, type DashScopeServer, type Rec
 import { runCli, tempWorkspace } from '../helpers/run-cli.ts';
 import { startCli } from '../helpers/start-cli.ts';
 import { isCompactionRequest, startSummarizingServer, type SummarizingServerOptions } from '../helpers/summarizing-server.ts';
+import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 
 // Memory (issue 5), end to end: the CLI as a process against a loopback DashScope server (or the
 // mock model), asserting what every request carried — valid, current, within the window — and
 // what the user saw, across long conversations, compaction, crashes and damaged session files.
 
-const servers: DashScopeServer[] = [];
-after(() => Promise.all(servers.map((server) => server.close())));
-
-async function serve(options: SummarizingServerOptions): Promise<DashScopeServer> {
-  const server = await startSummarizingServer(options);
-  servers.push(server);
-  return server;
-}
-
-const dashscope = (server: { baseURL: string }, extra: Record<string, string> = {}): Record<string, string> => ({
-  DASHSCOPE_API_KEY: 'test-key',
-  DASHSCOPE_BASE_URL: server.baseURL,
-  ...extra,
-});
+const serve = async (options: SummarizingServerOptions): Promise<DashScopeServer> => closeAtEnd(await startSummarizingServer(options));
+const dashscope = dashscopeEnv;
 
 function contentText(message: ChatMessage | undefined): string {
   const content = message?.content;

@@ -1,5 +1,6 @@
 import { after } from 'node:test';
 import { startDashScopeServer, type DashScopeServer, type Reply, type Responder } from './dashscope-server.ts';
+import { closeAtEnd } from './served.ts';
 import { removeTempWorkspaces, runCli, tempWorkspace, type CliOptions, type CliResult } from './run-cli-limited.ts';
 
 export interface ServerRun {
@@ -9,11 +10,7 @@ export interface ServerRun {
   cwd: string;
 }
 
-const servers: DashScopeServer[] = [];
-after(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  await removeTempWorkspaces();
-});
+after(removeTempWorkspaces);
 
 /**
  * Starts a loopback DashScope (scripted by `respond` or `replies`, accepting only `key`) and runs the
@@ -26,8 +23,7 @@ export function cliAgainstServer(
 ): Promise<ServerRun> {
   const { key, keyFromDotenv, ...cliOptions } = options;
   const run = (async () => {
-    const server = await startDashScopeServer({ ...script, apiKey: key });
-    servers.push(server);
+    const server = closeAtEnd(await startDashScopeServer({ ...script, apiKey: key }));
     const cwd = cliOptions.cwd ?? tempWorkspace();
     const env = {
       ...(!keyFromDotenv && { DASHSCOPE_API_KEY: key }),

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createOpenAI } from '@ai-sdk/openai';
 import { APICallError, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
 import { z } from 'zod';
@@ -14,15 +14,9 @@ import {
   type DashScopeServer,
   type DashScopeServerOptions,
 } from './dashscope-server.ts';
+import { closeAtEnd } from './served.ts';
 
-const servers: DashScopeServer[] = [];
-after(() => Promise.all(servers.map((server) => server.close())));
-
-async function serve(options: DashScopeServerOptions): Promise<DashScopeServer> {
-  const server = await startDashScopeServer(options);
-  servers.push(server);
-  return server;
-}
+const serve = async (options: DashScopeServerOptions): Promise<DashScopeServer> => closeAtEnd(await startDashScopeServer(options));
 
 const weatherTools = {
   get_weather: tool({ description: 'Current weather for a city.', inputSchema: z.object({ city: z.string() }) }),

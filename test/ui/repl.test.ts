@@ -12,7 +12,8 @@ import type { Config } from '../../src/config.ts';
 import type { Runtime } from '../../src/runtime.ts';
 import type { LineReader, ReadResult } from '../../src/ui/line-reader.ts';
 import type { Output } from '../../src/ui/render.ts';
-import { PROMPT, runRepl, SLASH_COMMANDS } from '../../src/ui/repl.ts';
+import { PROMPT, runRepl } from '../../src/ui/repl.ts';
+import { SLASH_COMMANDS } from '../../src/ui/slash-commands.ts';
 
 // The test runner sets FORCE_COLOR=1 for its children when it runs in a terminal; the REPL reads process.env.
 const savedForceColor = process.env.FORCE_COLOR;

@@ -1,0 +1,18 @@
+import { after } from 'node:test';
+
+const open = new Set<{ close(): Promise<void> }>();
+// Registered when a test file imports this module, so it runs once that file's tests are done.
+after(() => Promise.all([...open].map((server) => server.close())));
+
+/** Closes `server` when the importing test file ends; returns it. */
+export function closeAtEnd<SERVER extends { close(): Promise<void> }>(server: SERVER): SERVER {
+  open.add(server);
+  return server;
+}
+
+/** The environment that points Sylvan's DashScope provider at a loopback server. */
+export const dashscopeEnv = (server: { baseURL: string }, extra: Record<string, string> = {}): Record<string, string> => ({
+  DASHSCOPE_API_KEY: 'test-key',
+  DASHSCOPE_BASE_URL: server.baseURL,
+  ...extra,
+});
