@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
-import { contextWindowFor } from './model/model-info.ts';
+import { contextWindowFor } from './providers/model-info.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
 

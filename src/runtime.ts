@@ -7,10 +7,10 @@ import { Conversation } from './agent/conversation.ts';
 import { addUsage, emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from './agent/events.ts';
 import { buildInstructions } from './agent/instructions.ts';
 import { runTurn, type ApprovalPolicy, type ApprovalRequest } from './agent/run-turn.ts';
-import { createModel, providerContext } from './model/create-model.ts';
+import { createModel, providerContext } from './providers/create-model.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
 import { createTools } from './tools/index.ts';
-import { describeWrite, type WriteFileInput } from './tools/write-file.ts';
+import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
 import { formatCall } from './ui/render.ts';
 
 /** Past this share of the room for history, the history is compacted before the next turn. */

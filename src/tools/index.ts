@@ -1,11 +1,11 @@
 import type { ToolSet } from 'ai';
-import { createCalculatorTool } from './calculator.ts';
-import { createCurrentTimeTool } from './current-time.ts';
-import { createListFilesTool } from './list-files.ts';
-import { createReadFileTool } from './read-file.ts';
-import { createWeatherTool } from './weather.ts';
+import { createCalculatorTool } from './math/calculator.ts';
+import { createCurrentTimeTool } from './time/current-time.ts';
+import { createListFilesTool } from './files/list-files.ts';
+import { createReadFileTool } from './files/read-file.ts';
+import { createWeatherTool } from './weather/weather.ts';
 import { withTimeoutMessages } from './with-timeout-messages.ts';
-import { createWriteFileTool } from './write-file.ts';
+import { createWriteFileTool } from './files/write-file.ts';
 
 export interface ToolContext {
   /** The folder Sylvan was started in; file tools never leave it. */

@@ -1,15 +1,15 @@
 import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from '../agent/run-turn.ts';
-import { TOOLS_NEEDING_APPROVAL } from '../tools/needs-approval.ts';
+import { approvalScopeOf, type ApprovalScopeResolver } from '../tools/approval-scope.ts';
 import type { LineReader } from './line-reader.ts';
 
 /** What the user is shown before saying yes or no. */
 export type DescribeCall = (request: ApprovalRequest) => Promise<{ summary: string; preview: string }>;
 
 /** Print mode: nobody to ask, so a call that needs approval runs only with --yes. */
-export function nonInteractiveApproval(yes: boolean): ApprovalPolicy {
+export function nonInteractiveApproval(yes: boolean, extraScopes?: ApprovalScopeResolver): ApprovalPolicy {
   return {
-    decide(toolName) {
-      if (!TOOLS_NEEDING_APPROVAL.has(toolName)) return 'not-needed';
+    decide(toolName, input) {
+      if (!approvalScopeOf(toolName, input, extraScopes)) return 'not-needed';
       if (yes) return 'allow';
       return {
         deny: `${toolName} needs the user's approval, and Sylvan is running non-interactively without --yes, so it was not run and nothing changed. Tell the user they can rerun with --yes (or SYLVAN_YES=1) to allow it.`,
@@ -24,6 +24,7 @@ export function nonInteractiveApproval(yes: boolean): ApprovalPolicy {
  * "Always" lasts until /approvals resets it or the program ends.
  */
 export class InteractiveApproval implements ApprovalPolicy {
+  /** Scope keys answered "always" (or approved ahead by settings) for this session. */
   readonly always = new Set<string>();
 
   constructor(
@@ -33,18 +34,22 @@ export class InteractiveApproval implements ApprovalPolicy {
     private readonly yes: boolean,
     /** Called when the user presses Ctrl-C at the question: the turn should stop. */
     private readonly onInterrupt: () => void,
+    private readonly extraScopes?: ApprovalScopeResolver,
   ) {}
 
-  decide(toolName: string): 'ask' | 'allow' | 'not-needed' {
-    if (!TOOLS_NEEDING_APPROVAL.has(toolName)) return 'not-needed';
-    return this.yes || this.always.has(toolName) ? 'allow' : 'ask';
+  decide(toolName: string, input: unknown): 'ask' | 'allow' | 'not-needed' {
+    const scope = approvalScopeOf(toolName, input, this.extraScopes);
+    if (!scope) return 'not-needed';
+    return this.yes || this.always.has(scope.key) ? 'allow' : 'ask';
   }
 
   async ask(request: ApprovalRequest): Promise<ApprovalDecision> {
     const description = await this.describe(request);
+    const scope = approvalScopeOf(request.toolName, request.input, this.extraScopes);
     this.show(description);
     while (true) {
-      const answer = await this.reader.read(`${description.summary}? [y]es / [n]o / [a]lways this session › `, {
+      const always = scope?.alwaysLabel ?? 'this session';
+      const answer = await this.reader.read(`${description.summary}? [y]es / [n]o / [a]lways ${always} › `, {
         remember: false,
       });
       if (answer.kind === 'interrupt') {
@@ -58,7 +63,7 @@ export class InteractiveApproval implements ApprovalPolicy {
         return { approved: false, reason: 'The user said no to this call; nothing was changed. Ask them what they want instead.' };
       }
       if (['a', 'always', '总是'].includes(word)) {
-        this.always.add(request.toolName);
+        this.always.add(scope?.key ?? request.toolName);
         return { approved: true };
       }
     }

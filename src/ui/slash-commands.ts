@@ -1,4 +1,4 @@
-import { estimateCost } from '../model/model-info.ts';
+import { estimateCost } from '../providers/model-info.ts';
 import { listSessions } from '../session/store.ts';
 import type { ReplState } from './repl.ts';
 

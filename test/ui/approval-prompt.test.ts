@@ -69,12 +69,12 @@ describe('nonInteractiveApproval', () => {
 describe('InteractiveApproval.decide', () => {
   test('write_file is asked about; other tools are not', () => {
     const { approval } = approvalWith([]);
-    assert.equal(approval.decide('write_file'), 'ask');
-    assert.equal(approval.decide('read_file'), 'not-needed');
+    assert.equal(approval.decide('write_file', {}), 'ask');
+    assert.equal(approval.decide('read_file', {}), 'not-needed');
   });
 
   test('--yes allows without asking', () => {
-    assert.equal(approvalWith([], { yes: true }).approval.decide('write_file'), 'allow');
+    assert.equal(approvalWith([], { yes: true }).approval.decide('write_file', {}), 'allow');
   });
 });
 
@@ -83,7 +83,7 @@ describe('InteractiveApproval.ask', () => {
     test(`"${answer}" approves`, async () => {
       const { approval } = approvalWith([line(answer)]);
       assert.deepEqual(await approval.ask(writeRequest), { approved: true });
-      assert.equal(approval.decide('write_file'), 'ask', 'a single yes is not "always"');
+      assert.equal(approval.decide('write_file', {}), 'ask', 'a single yes is not "always"');
     });
   }
 
@@ -100,7 +100,7 @@ describe('InteractiveApproval.ask', () => {
     test(`"${answer}" approves, and later calls are allowed without asking`, async () => {
       const { approval } = approvalWith([line(answer)]);
       assert.deepEqual(await approval.ask(writeRequest), { approved: true });
-      assert.equal(approval.decide('write_file'), 'allow');
+      assert.equal(approval.decide('write_file', {}), 'allow');
       assert.deepEqual([...approval.always], ['write_file']);
     });
   }
@@ -135,6 +135,6 @@ describe('InteractiveApproval.ask', () => {
     assert.equal(decision.approved, false);
     assert.match(decision.reason ?? '', /interrupted/);
     assert.equal(interrupts(), 1);
-    assert.equal(approval.decide('write_file'), 'ask');
+    assert.equal(approval.decide('write_file', {}), 'ask');
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createCurrentTimeTool } from '../../src/tools/current-time.ts';
+import { createCurrentTimeTool } from '../../../src/tools/time/current-time.ts';
 
 const executionOptions = { toolCallId: 'call-1', messages: [], context: {} };
 /** Monday 30 November 2026, 07:04:05 UTC. */

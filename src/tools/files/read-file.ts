@@ -3,7 +3,7 @@ import { open, stat } from 'node:fs/promises';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { resolveWorkspaceTarget, type WorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
-import { countOf } from './count-of.ts';
+import { countOf } from '../count-of.ts';
 
 /** Hard cap on the text handed to the model, whatever the file. */
 export const MAX_READ_RESULT_CHARS = 8_000;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createCalculatorTool, evaluateExpression } from '../../src/tools/calculator.ts';
+import { createCalculatorTool, evaluateExpression } from '../../../src/tools/math/calculator.ts';
 
 /** Asserts that evaluating `expression` fails with a message matching every pattern. */
 function assertRejects(expression: string, ...patterns: RegExp[]): void {

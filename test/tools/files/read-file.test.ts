@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createReadFileTool, MAX_READ_RESULT_CHARS } from '../../src/tools/read-file.ts';
+import { createReadFileTool, MAX_READ_RESULT_CHARS } from '../../../src/tools/files/read-file.ts';
 
 let workspace: string;
 let outside: string;

@@ -2,7 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
 import type { Config } from '../config.ts';
 import type { ProviderContext } from '../agent/describe-error.ts';
-import { createMockModel } from './mock-model.ts';
+import { createMockModel } from './mock/mock-model.ts';
 
 /**
  * The model for a config. DashScope and other OpenAI-compatible servers go through the chat

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createWriteFileTool, describeWrite } from '../../src/tools/write-file.ts';
+import { createWriteFileTool, describeWrite } from '../../../src/tools/files/write-file.ts';
 
 let workspace: string;
 let outside: string;

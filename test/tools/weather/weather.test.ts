@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createWeatherTool } from '../../src/tools/weather.ts';
+import { createWeatherTool } from '../../../src/tools/weather/weather.ts';
 
 type Handler = (url: URL, init: RequestInit | undefined) => Response | Promise<Response>;
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { resolveWorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
-import { countOf } from './count-of.ts';
+import { countOf } from '../count-of.ts';
 
 export interface WriteFileInput {
   path: string;

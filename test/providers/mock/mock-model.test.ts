@@ -4,7 +4,7 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { streamText, tool } from 'ai';
 import type { ModelMessage, ToolSet } from 'ai';
 import { z } from 'zod';
-import { createMockModel } from '../../src/model/mock-model.ts';
+import { createMockModel } from '../../../src/providers/mock/mock-model.ts';
 
 // The shapes Sylvan's get_weather returns: sample data, and live data with an observation time.
 const BEIJING_WEATHER =

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { streamText } from 'ai';
-import { createMockModel } from '../../src/model/mock-model.ts';
+import { createMockModel } from '../../../src/providers/mock/mock-model.ts';
 
 async function readAll(model: LanguageModelV4, userText: string, abortSignal?: AbortSignal): Promise<LanguageModelV4StreamPart[]> {
   const { stream } = await model.doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: userText }] }], abortSignal });

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createListFilesTool } from '../../src/tools/list-files.ts';
+import { createListFilesTool } from '../../../src/tools/files/list-files.ts';
 
 let workspace: string;
 let outside: string;
