@@ -28,6 +28,8 @@ export type AgentEvent =
   | { type: 'tool-result'; toolCallId: string; toolName: string; output: unknown }
   | { type: 'tool-error'; toolCallId: string; toolName: string; error: string }
   | { type: 'tool-denied'; toolCallId: string; toolName: string; reason?: string }
+  /** Live output of a running tool (a command's latest lines), for the user's eyes only: the model reads the result. */
+  | { type: 'tool-progress'; toolCallId: string; toolName: string; text: string }
   /** Something the user should know that is not an answer: context trimmed, a retry, a warning. */
   | { type: 'notice'; message: string }
   | { type: 'step-end'; step: number; usage: TokenUsage; finishReason: string }
