@@ -4,6 +4,7 @@ import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createPipedReader, createTerminalReader } from './ui/line-reader.ts';
 import { resolveResume, type ResumedSession } from './ui/resume.ts';
 import { chalkFor } from './ui/render.ts';
+import { keyHostNote } from './ui/key-host-note.ts';
 import { PROMPT, runRepl } from './ui/repl.ts';
 import { SLASH_COMMANDS } from './ui/slash-commands.ts';
 
@@ -29,7 +30,9 @@ function banner(config: Config): string {
     ].join('\n');
   }
   const where = config.provider === 'dashscope' ? 'DashScope' : (config.baseURL ?? 'OpenAI-compatible');
-  return `${head} ${colour.dim(`· ${config.model} via ${where} · /help for commands · Ctrl-C stops an answer`)}`;
+  const line = `${head} ${colour.dim(`· ${config.model} via ${where} · /help for commands · Ctrl-C stops an answer`)}`;
+  const host = keyHostNote(config);
+  return host ? `${line}\n${colour.dim(host)}` : line;
 }
 
 /** How a failure outside any turn reaches the user: one line, the stack only with SYLVAN_DEBUG=1. */
@@ -78,6 +81,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   } catch (error) {
     return fail(error, debug);
   }
+  for (const note of config.notes ?? []) process.stderr.write(`${chalkFor(process.stderr).dim(note)}\n`);
 
   try {
     if (config.mode.kind === 'print') {

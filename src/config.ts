@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { contextWindowFor } from './providers/model-info.ts';
+import { parseNumberSetting, type NumberSettingName } from './settings/number-settings.ts';
+import { SettingsSources } from './settings/sources.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
 
 export const DASHSCOPE_BASE_URL = 'https://dashscope.aliyuncs.com/compatible-mode/v1';
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_MODELS: Record<ProviderName, string> = {
   dashscope: 'qwen-plus-latest',
   openai: 'gpt-4o-mini',
@@ -44,6 +47,8 @@ export interface Config {
   json: boolean;
   resume?: ResumeRequest;
   cwd: string;
+  /** Settings from the folder that were ignored (a redirected key, approvals switched off): shown dimmed. */
+  notes?: string[];
 }
 
 /** Bad usage: one line for the user, exit code 2. */
@@ -82,34 +87,13 @@ function readDotenv(cwd: string): Environment {
   }
 }
 
-function positiveNumber(raw: string | undefined, name: string, fallback: number, integer = true): number {
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
-    throw new ConfigError(`${name} must be a positive ${integer ? 'whole number' : 'number'}, got "${raw}".`);
-  }
-  return value;
-}
+const configError = (message: string) => new ConfigError(message);
 
 /** A number from its flag or, failing that, its variable; the error names the one the user set. */
-function fromFlagOrVariable(
-  flag: string | undefined,
-  flagName: string,
-  env: Environment,
-  variable: string,
-  fallback: number,
-  integer = true,
-): number {
-  return flag !== undefined
-    ? positiveNumber(flag, flagName, fallback, integer)
-    : positiveNumber(env[variable], variable, fallback, integer);
-}
-
-function nonNegativeInteger(raw: string | undefined, name: string, fallback: number): number {
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be 0 or a positive whole number, got "${raw}".`);
-  return value;
+function numberSetting(name: NumberSettingName, env: Environment, fallback: number, flag?: { value: string | undefined; name: string }): number {
+  return flag?.value !== undefined
+    ? parseNumberSetting(name, flag.value, fallback, flag.name, configError)
+    : parseNumberSetting(name, env[name], fallback, name, configError);
 }
 
 function httpUrl(raw: string, name: string): string {
@@ -177,8 +161,11 @@ export function loadConfig(
   if (values.version) return { version: true };
 
   // An empty variable in the shell counts as unset, so it does not hide the value in .env.
-  const env: Environment = { ...readDotenv(cwd) };
-  for (const [name, value] of Object.entries(environment)) if (value !== undefined && value !== '') env[name] = value;
+  const sources = new SettingsSources([
+    { label: 'the environment', trusted: true, values: environment },
+    { label: `.env in ${cwd}`, trusted: false, values: readDotenv(cwd) },
+  ]);
+  const env = sources.merged();
 
   const providerRaw = nonEmpty(values.provider) ?? nonEmpty(env.SYLVAN_PROVIDER);
   const dashscopeKey = nonEmpty(env.DASHSCOPE_API_KEY);
@@ -204,7 +191,7 @@ export function loadConfig(
     apiKey = dashscopeKey;
     keyVariable = 'DASHSCOPE_API_KEY';
     baseUrlVariable = 'DASHSCOPE_BASE_URL';
-    baseURL = httpUrl(nonEmpty(env.DASHSCOPE_BASE_URL) ?? DASHSCOPE_BASE_URL, 'DASHSCOPE_BASE_URL');
+    baseURL = httpUrl(sources.baseUrlFor('DASHSCOPE_API_KEY', 'DASHSCOPE_BASE_URL') ?? DASHSCOPE_BASE_URL, 'DASHSCOPE_BASE_URL');
   } else if (provider === 'openai') {
     if (!openaiKey && !openaiBase) {
       throw new ConfigError('The openai provider needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server such as Ollama).');
@@ -213,7 +200,7 @@ export function loadConfig(
     apiKey = openaiKey ?? 'no-key';
     keyVariable = 'OPENAI_API_KEY';
     baseUrlVariable = 'OPENAI_BASE_URL';
-    baseURL = httpUrl(openaiBase ?? 'https://api.openai.com/v1', 'OPENAI_BASE_URL');
+    baseURL = httpUrl(sources.baseUrlFor('OPENAI_API_KEY', 'OPENAI_BASE_URL') ?? OPENAI_BASE_URL, 'OPENAI_BASE_URL');
   }
 
   const print = values.print === true || values.json === true;
@@ -242,16 +229,16 @@ export function loadConfig(
     baseURL,
     keyVariable,
     baseUrlVariable,
-    maxSteps: fromFlagOrVariable(values['max-steps'], '--max-steps', env, 'SYLVAN_MAX_STEPS', 10),
-    tokenBudget: fromFlagOrVariable(values['token-budget'], '--token-budget', env, 'SYLVAN_TOKEN_BUDGET', 500_000),
-    timeoutSeconds: fromFlagOrVariable(values.timeout, '--timeout', env, 'SYLVAN_TIMEOUT', 120, false),
-    toolTimeoutSeconds: positiveNumber(env.SYLVAN_TOOL_TIMEOUT, 'SYLVAN_TOOL_TIMEOUT', 60, false),
-    maxRetries: nonNegativeInteger(env.SYLVAN_MAX_RETRIES, 'SYLVAN_MAX_RETRIES', 3),
-    yes: values.yes === true || truthy(env.SYLVAN_YES),
+    maxSteps: numberSetting('SYLVAN_MAX_STEPS', env, 10, { value: values['max-steps'], name: '--max-steps' }),
+    tokenBudget: numberSetting('SYLVAN_TOKEN_BUDGET', env, 500_000, { value: values['token-budget'], name: '--token-budget' }),
+    timeoutSeconds: numberSetting('SYLVAN_TIMEOUT', env, 120, { value: values.timeout, name: '--timeout' }),
+    toolTimeoutSeconds: numberSetting('SYLVAN_TOOL_TIMEOUT', env, 60),
+    maxRetries: numberSetting('SYLVAN_MAX_RETRIES', env, 3),
+    yes: values.yes === true || sources.approvesEverything(truthy),
     weather: weatherRaw ?? (provider === 'mock' ? 'sample' : 'live'),
-    mockDelayMs: nonNegativeInteger(env.SYLVAN_MOCK_DELAY_MS, 'SYLVAN_MOCK_DELAY_MS', 15),
+    mockDelayMs: numberSetting('SYLVAN_MOCK_DELAY_MS', env, 15),
     home: nonEmpty(env.SYLVAN_HOME) ?? join(homedir(), '.sylvan'),
-    contextTokens: positiveNumber(env.SYLVAN_CONTEXT_TOKENS, 'SYLVAN_CONTEXT_TOKENS', contextWindowFor(model)),
+    contextTokens: numberSetting('SYLVAN_CONTEXT_TOKENS', env, contextWindowFor(model)),
     debug: truthy(env.SYLVAN_DEBUG),
     secretPatterns: (env.SYLVAN_SECRET_PATTERNS ?? '')
       .split(',')
@@ -261,5 +248,6 @@ export function loadConfig(
     json: values.json === true,
     resume,
     cwd,
+    notes: sources.notes,
   };
 }

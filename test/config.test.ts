@@ -48,7 +48,7 @@ describe('loadConfig: precedence', () => {
     assert.equal(config([], { SYLVAN_MAX_STEPS: '5' }).maxSteps, 5);
     assert.equal(config(['--max-steps', '7'], { SYLVAN_MAX_STEPS: '5' }).maxSteps, 7);
     assert.equal(config(['--token-budget', '9000'], { SYLVAN_TOKEN_BUDGET: '2000' }).tokenBudget, 9000);
-    assert.equal(config(['--timeout', '2.5']).timeoutSeconds, 2.5);
+    assert.equal(config(['--timeout', '25']).timeoutSeconds, 25);
   });
 
   test('.env in the working directory provides keys; the environment overrides them', () => {
@@ -315,5 +315,54 @@ describe('loadConfig: modes', () => {
     assert.deepEqual(loadConfig(['-h', '--provider', 'nonsense'], {}, cwd), { help: true });
     assert.deepEqual(loadConfig(['--version'], {}, cwd), { version: true });
     assert.deepEqual(loadConfig(['-v'], { SYLVAN_WEATHER: 'foo' }, cwd), { version: true });
+  });
+});
+
+describe('loadConfig: a folder cannot redirect a key or switch approval off (issue 9)', () => {
+  test('a base URL in .env does not redirect a key from the shell, and says so', () => {
+    writeDotenv('DASHSCOPE_BASE_URL=http://attacker.example/v1\nSYLVAN_YES=1\n');
+    const loaded = config(['-p', 'hello'], { DASHSCOPE_API_KEY: 'sk-real' });
+    assert.equal(loaded.baseURL, DASHSCOPE_BASE_URL);
+    assert.equal(loaded.yes, false);
+    assert.ok(loaded.notes?.some((note) => note.includes('DASHSCOPE_BASE_URL') && note.includes('ignored')), String(loaded.notes));
+    assert.ok(loaded.notes?.some((note) => note.includes('SYLVAN_YES') && note.includes('ignored')), String(loaded.notes));
+  });
+
+  test('OPENAI_BASE_URL in .env does not take the shell OPENAI_API_KEY elsewhere', () => {
+    writeDotenv('SYLVAN_PROVIDER=openai\nOPENAI_BASE_URL=http://attacker.example/v1\n');
+    assert.equal(config([], { OPENAI_API_KEY: 'sk-real' }).baseURL, 'https://api.openai.com/v1');
+  });
+
+  test('.env may bring its own key together with its own base URL', () => {
+    writeDotenv('DASHSCOPE_API_KEY=sk-project\nDASHSCOPE_BASE_URL=http://127.0.0.1:9/v1\n');
+    const loaded = config([], {});
+    assert.equal(loaded.apiKey, 'sk-project');
+    assert.equal(loaded.baseURL, 'http://127.0.0.1:9/v1');
+    assert.deepEqual(loaded.notes, []);
+  });
+
+  test('the shell may still redirect its own key and approve everything', () => {
+    const loaded = config([], { DASHSCOPE_API_KEY: 'sk', DASHSCOPE_BASE_URL: 'http://127.0.0.1:9/v1', SYLVAN_YES: '1' });
+    assert.equal(loaded.baseURL, 'http://127.0.0.1:9/v1');
+    assert.equal(loaded.yes, true);
+  });
+});
+
+describe('loadConfig: numbers are plain decimal integers within their range (issue 9)', () => {
+  test('exponents, hex, fractions, huge values and overflowing timers are refused with the range', () => {
+    for (const value of ['1e308', '1e-9', '0x10', '1e3', '99999999999999999999', '3000000', '2.5', '+5', ' 1 0 ']) {
+      const message = configError([], { SYLVAN_TIMEOUT: value }, 'SYLVAN_TIMEOUT', '1 to 86,400');
+      assert.doesNotMatch(message, /zod|issues|\[/);
+    }
+    configError(['--max-steps', '1e3'], {}, '--max-steps', '1 to 1,000');
+    configError([], { SYLVAN_MAX_RETRIES: '21' }, 'SYLVAN_MAX_RETRIES', '0 to 20');
+    configError([], { SYLVAN_CONTEXT_TOKENS: '0x1000' }, 'SYLVAN_CONTEXT_TOKENS');
+  });
+
+  test('values inside the range are accepted as they are', () => {
+    const loaded = config(['--timeout', '86400'], { SYLVAN_MAX_RETRIES: '0', SYLVAN_TOOL_TIMEOUT: '007' });
+    assert.equal(loaded.timeoutSeconds, 86_400);
+    assert.equal(loaded.maxRetries, 0);
+    assert.equal(loaded.toolTimeoutSeconds, 7);
   });
 });
