@@ -1,8 +1,8 @@
 import type { Stats } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { tool } from 'ai';
 import { z } from 'zod';
-import { resolveWorkspaceTarget, type WorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
+import { openWorkspaceFile, resolveWorkspaceTarget, type WorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
 import { countOf } from '../count-of.ts';
 
 /** Hard cap on the text handed to the model, whatever the file. */
@@ -40,7 +40,7 @@ export function createReadFileTool(options: WorkspaceToolOptions) {
       });
       const stats = await statForReading(target, userPath);
       abortSignal?.throwIfAborted();
-      const bytes = await readPrefix(target, Math.min(stats.size, MAX_READ_BYTES));
+      const bytes = await readPrefix(target, userPath, Math.min(stats.size, MAX_READ_BYTES));
       abortSignal?.throwIfAborted();
       if (looksBinary(bytes)) {
         return `${target.relativePath} is a binary file (${stats.size.toLocaleString('en-US')} bytes); its contents cannot be shown as text.`;
@@ -70,12 +70,10 @@ async function statForReading(target: WorkspaceTarget, userPath: string): Promis
   return stats;
 }
 
-async function readPrefix(target: WorkspaceTarget, byteCount: number): Promise<Buffer> {
+async function readPrefix(target: WorkspaceTarget, userPath: string, byteCount: number): Promise<Buffer> {
   const buffer = Buffer.alloc(byteCount);
   let filled = 0;
-  const handle = await open(target.absolutePath, 'r').catch((error: unknown) => {
-    throw readFailure(target.relativePath, error);
-  });
+  const handle = await openWorkspaceFile(target, userPath);
   try {
     while (filled < byteCount) {
       const { bytesRead } = await handle.read(buffer, filled, byteCount - filled, filled);

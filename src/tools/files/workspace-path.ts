@@ -1,7 +1,8 @@
-import type { Stats } from 'node:fs';
-import { lstat, readdir, realpath } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { lstat, open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { matchesGlob } from './glob.ts';
+import { openedPath } from './opened-path.ts';
 
 /** What every workspace file tool factory takes. */
 export interface WorkspaceToolOptions {
@@ -30,8 +31,10 @@ export interface WorkspaceTarget {
 }
 
 const DEFAULT_SECRET_PATTERNS = [
-  '.env',
-  '.env.*',
+  // .env, .env.local, .envrc, an editor's .env~ / #.env# / .#.env
+  '.env*',
+  '#.env*',
+  '.#.env*',
   '*.pem',
   '*.key',
   'id_rsa*',
@@ -41,6 +44,15 @@ const DEFAULT_SECRET_PATTERNS = [
   '*.pfx',
   '.npmrc',
   '.netrc',
+  '.pgpass',
+  '.git-credentials',
+  'credentials*.json',
+  '*.keystore',
+  '*.jks',
+  '**/.aws/**',
+  '**/.ssh/**',
+  '**/.gnupg/**',
+  '**/.docker/config.json',
 ];
 
 /** Environment templates hold placeholders, not secrets, and are useful to read. */
@@ -48,8 +60,10 @@ const ENVIRONMENT_TEMPLATES = new Set(['.env.example', '.env.sample', '.env.temp
 
 /**
  * Whether a workspace-relative path names a secret file: its base name matches a built-in pattern
- * (`.env`, `.env.*` except `.env.example|sample|template`, `*.pem`, `*.key`, `id_rsa*`,
- * `id_ed25519*`, `id_ecdsa*`, `*.p12`, `*.pfx`, `.npmrc`, `.netrc`) or one of `extraPatterns`
+ * (`.env*` except `.env.example|sample|template`, editor copies such as `#.env#`, `*.pem`, `*.key`,
+ * `id_rsa*`, `id_ed25519*`, `id_ecdsa*`, `*.p12`, `*.pfx`, `*.keystore`, `*.jks`, `.npmrc`, `.netrc`,
+ * `.pgpass`, `.git-credentials`, `credentials*.json`), it lies in `.aws/`, `.ssh/` or `.gnupg/`, it is
+ * `.docker/config.json`, or it matches one of `extraPatterns`
  * (matched against the base name, or against the whole relative path when the pattern has a `/`).
  * Case-insensitive. Never throws.
  */
@@ -101,6 +115,12 @@ export async function resolveWorkspaceTarget(
   if (options.forWrite && relativePath === '.') {
     throw new Error(`path ${userPath} is the workspace folder itself; give a file path inside it`);
   }
+  if (options.forWrite && (isInsideGitFolder(toRelative(root, absolute)) || isInsideGitFolder(relativePath))) {
+    throw new Error(
+      `writing ${userPath} is refused: files under .git/ control git itself (hooks and config run commands), so Sylvan does not change them; ask the user to do it themselves`,
+    );
+  }
+  await refuseHardLink(absolutePath, userPath);
   if (options.refuseSecrets !== false) {
     const secretPatterns = options.secretPatterns ?? [];
     const requested = toRelative(root, absolute);
@@ -109,6 +129,38 @@ export async function resolveWorkspaceTarget(
     }
   }
   return { root, absolutePath, relativePath };
+}
+
+/**
+ * Opens a resolved target for reading without following a link swapped in since it was resolved:
+ * O_NOFOLLOW, then the opened file must be the one at the path (same device and inode) and have a
+ * single name (a hard link may lead to a secret or out of the workspace). Throws an Error for the
+ * model otherwise; the caller closes the handle.
+ */
+export async function openWorkspaceFile(target: WorkspaceTarget, userPath: string): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(target.absolutePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new Error(`path ${userPath} changed into a symbolic link while it was being opened; it was not read`);
+    if (code === 'EACCES' || code === 'EPERM') throw new Error(`cannot read ${target.relativePath}: permission denied`);
+    throw new Error(`cannot read ${target.relativePath}: ${(error as Error).message}`);
+  }
+  try {
+    const opened = await handle.stat();
+    const actual = await openedPath(handle);
+    const atPath = actual === undefined ? await stat(target.absolutePath).catch(() => undefined) : undefined;
+    const inPlace = actual !== undefined ? actual === target.absolutePath : atPath?.dev === opened.dev && atPath?.ino === opened.ino;
+    if (!inPlace) {
+      throw new Error(`path ${userPath} was replaced while it was being opened; it was not read`);
+    }
+    if (opened.isFile() && opened.nlink > 1) throw hardLinkRefusal(userPath);
+    return handle;
+  } catch (error) {
+    await handle.close().catch(() => {});
+    throw error;
+  }
 }
 
 /** `resolveWorkspaceTarget` reduced to the real absolute path; same refusals. */
@@ -188,6 +240,27 @@ async function findNormalizationVariant(directory: string, segment: string): Pro
   } catch {
     return undefined;
   }
+}
+
+/** A regular file with more than one name may be a secret or a file outside the workspace under another name. */
+async function refuseHardLink(absolutePath: string, userPath: string): Promise<void> {
+  let stats: Stats;
+  try {
+    stats = await lstat(absolutePath);
+  } catch {
+    return;
+  }
+  if (stats.isFile() && stats.nlink > 1) throw hardLinkRefusal(userPath);
+}
+
+function hardLinkRefusal(userPath: string): Error {
+  return new Error(
+    `path ${userPath} is a hard link (the same file has another name, possibly outside the workspace or a secret), so Sylvan does not open it; ask the user to copy it to a normal file`,
+  );
+}
+
+function isInsideGitFolder(relativePath: string): boolean {
+  return relativePath.split('/').some((segment) => segment.toLowerCase() === '.git');
 }
 
 function secretRefusal(userPath: string, linkTarget: string | undefined, forWrite: boolean): Error {

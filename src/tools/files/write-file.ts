@@ -1,8 +1,9 @@
 import type { Stats } from 'node:fs';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
+import { writeFileAtomic } from './atomic-write.ts';
 import { resolveWorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
 import { countOf } from '../count-of.ts';
 
@@ -47,7 +48,9 @@ export function createWriteFileTool(options: WorkspaceToolOptions) {
       abortSignal?.throwIfAborted();
       try {
         await mkdir(path.dirname(target.absolutePath), { recursive: true });
-        await writeFile(target.absolutePath, content, { encoding: 'utf8', signal: abortSignal });
+        abortSignal?.throwIfAborted();
+        // Atomic: a kill at any moment leaves the old file or the new one, never a mix.
+        await writeFileAtomic(target.absolutePath, content, existing === undefined ? {} : { mode: existing.mode & 0o7777 });
       } catch (error) {
         throw writeFailure(target.relativePath, error);
       }
@@ -124,7 +127,8 @@ function writeFailure(displayPath: string, error: unknown): Error {
   if (code === 'ENOTDIR' || code === 'EEXIST') {
     return new Error(`cannot write ${displayPath}: part of its folder path is a file, not a folder; choose another path`);
   }
-  if (code === 'ENOSPC') return new Error(`cannot write ${displayPath}: the disk is full`);
+  if (code === 'ENOSPC') return new Error(`cannot write ${displayPath}: the disk is full; the file was left as it was`);
+  if (code === 'ESWAPPED') return new Error(`cannot write ${displayPath}: ${(error as Error).message}`);
   return new Error(`cannot write ${displayPath}: ${(error as Error).message}`);
 }
 
