@@ -49,6 +49,8 @@ export interface Config {
   cwd: string;
   /** Settings from the folder that were ignored (a redirected key, approvals switched off): shown dimmed. */
   notes?: string[];
+  /** Every key Sylvan knows of (the key in use, *_API_KEY and *_TOKEN values): scrubbed from error text and sessions. */
+  secrets?: string[];
 }
 
 /** Bad usage: one line for the user, exit code 2. */
@@ -107,6 +109,14 @@ function httpUrl(raw: string, name: string): string {
     throw new ConfigError(`${name} must start with http:// or https://, got "${raw}".`);
   }
   return raw.replace(/\/+$/, '');
+}
+
+/** Keys from every variable that names one; the keyless placeholder is no secret. */
+function knownSecrets(env: Environment, apiKey: string | undefined): string[] {
+  const values = Object.entries(env)
+    .filter(([name]) => /(_API_KEY|_TOKEN)$/.test(name))
+    .map(([, value]) => value);
+  return [...new Set([apiKey, ...values])].filter((value): value is string => value !== undefined && value !== 'no-key' && value.trim() !== '');
 }
 
 const truthy = (raw: string | undefined): boolean => raw !== undefined && /^(1|true|yes|on)$/i.test(raw.trim());
@@ -249,5 +259,6 @@ export function loadConfig(
     resume,
     cwd,
     notes: sources.notes,
+    secrets: knownSecrets(env, apiKey),
   };
 }

@@ -5,7 +5,9 @@ import { ContextFitter } from './agent/context-fitter.ts';
 import { isCompactionSummary } from './agent/context-window.ts';
 import { Conversation } from './agent/conversation.ts';
 import { addUsage, emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from './agent/events.ts';
+import { guardDeepToolInput } from './agent/deep-input-guard.ts';
 import { buildInstructions } from './agent/instructions.ts';
+import { redactTurn } from './agent/redact-secrets.ts';
 import { runTurn, type ApprovalPolicy, type ApprovalRequest } from './agent/run-turn.ts';
 import { createModel, providerContext } from './providers/create-model.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
@@ -55,7 +57,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   // The SDK prints its warnings (unsupported settings…) to the terminal; only the UI may write there.
   if (!config.debug) (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
   let modelName = config.model;
-  let model: LanguageModel = createModel(config);
+  let model: LanguageModel = guardDeepToolInput(createModel(config));
   const tools = createTools({
     workspaceRoot: config.cwd,
     weather: config.weather,
@@ -67,7 +69,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const fitter = new ContextFitter(config.contextTokens, instructions, tools);
   let provider = providerContext(config);
 
-  const newSession = () => createSession({ home: config.home, cwd: config.cwd, provider: config.provider, model: modelName });
+  const secrets = config.secrets ?? [];
+  const newSession = () => createSession({ home: config.home, cwd: config.cwd, provider: config.provider, model: modelName, secrets });
   let session: SessionWriter = options.resumed?.writer ?? newSession();
   let sessionUsage = options.resumed?.usage ?? emptyUsage();
   const conversation = new Conversation(options.resumed?.messages, (message) => session.appendMessage(message));
@@ -146,7 +149,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       return sessionUsage;
     },
     windowTokens: config.contextTokens,
-    runTurn: turn,
+    runTurn: (text, signal, approval) => redactTurn(turn(text, signal, approval), secrets),
     compact,
     describeCall: async (request) =>
       request.toolName === 'write_file'
@@ -160,7 +163,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     },
     setModel(name) {
       modelName = name;
-      model = createModel({ ...config, model: name });
+      model = guardDeepToolInput(createModel({ ...config, model: name }));
       provider = providerContext({ ...config, model: name });
     },
     contextShare: () => fitter.usedShare(conversation.messages),

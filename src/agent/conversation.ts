@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { boundDepth, nestsDeeperThan } from './bounded-json.ts';
 
 /** Called for every message that enters the history, in order; used to persist the session. */
 export type MessageListener = (message: ModelMessage) => void;
@@ -23,7 +24,9 @@ export class Conversation {
   }
 
   append(...messages: ModelMessage[]): void {
-    for (const message of messages) {
+    for (const appended of messages) {
+      // A model's 10,000-level arguments would overflow every later copy of the history (the SDK's included).
+      const message = nestsDeeperThan(appended) ? (boundDepth(appended) as ModelMessage) : appended;
       this.list.push(message);
       this.onAppend?.(message);
     }

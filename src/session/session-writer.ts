@@ -1,6 +1,8 @@
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import type { ModelMessage } from 'ai';
+import { stringifyBounded } from '../agent/bounded-json.ts';
 import type { TokenUsage } from '../agent/events.ts';
+import { redactSecrets } from '../agent/redact-secrets.ts';
 import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionMeta } from './session-entry.ts';
 import { createSessionId, sessionPath, sessionsDirectory } from './session-paths.ts';
 
@@ -27,6 +29,8 @@ export interface CreateSessionOptions {
   provider: string;
   model: string;
   now?: () => Date;
+  /** Keys scrubbed from every line before it is written (an error echoing the key is saved without it). */
+  secrets?: readonly string[];
 }
 
 /**
@@ -50,7 +54,7 @@ export function createSession(options: CreateSessionOptions): SessionWriter {
   };
   try {
     mkdirSync(sessionsDirectory(options.home), { recursive: true, mode: 0o700 });
-    const writer = new FileSessionWriter(id, path, openSync(path, 'a', 0o600), true);
+    const writer = new FileSessionWriter(id, path, openSync(path, 'a', 0o600), true, options.secrets);
     writer.write(meta);
     return writer;
   } catch (error) {
@@ -62,12 +66,12 @@ export function createSession(options: CreateSessionOptions): SessionWriter {
  * Continues an existing transcript (for --continue / --resume). Throws a readable Error for an
  * invalid id or a session that does not exist; any other failure is reported in `lastError`.
  */
-export function openSessionForAppend(home: string, id: string): SessionWriter {
+export function openSessionForAppend(home: string, id: string, options: { secrets?: readonly string[] } = {}): SessionWriter {
   const path = sessionPath(home, id);
   if (!existsSync(path)) throw new Error(`There is no session "${id}" in ${sessionsDirectory(home)}.`);
   try {
     const fd = openSync(path, 'a+', 0o600);
-    const writer = new FileSessionWriter(id, path, fd, false);
+    const writer = new FileSessionWriter(id, path, fd, false, options.secrets);
     // A line cut off by a crash must not swallow the next entry.
     writer.needsNewline = !endsWithNewline(fd);
     return writer;
@@ -95,6 +99,7 @@ class FileSessionWriter implements SessionWriter {
     readonly path: string,
     fd: number | undefined,
     private readonly createdHere: boolean,
+    private readonly secrets: readonly string[] = [],
   ) {
     this.#fd = fd;
   }
@@ -140,7 +145,7 @@ class FileSessionWriter implements SessionWriter {
     if (fd === undefined) return;
     let line: string;
     try {
-      line = `${this.needsNewline ? '\n' : ''}${JSON.stringify(entry)}\n`;
+      line = `${this.needsNewline ? '\n' : ''}${redactSecrets(stringifyBounded(entry), this.secrets)}\n`;
     } catch (error) {
       this.lastError = toError(error, 'Could not save a message (it cannot be written as JSON)');
       return;

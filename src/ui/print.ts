@@ -2,6 +2,7 @@ import { exitCodeFor } from '../agent/events.ts';
 import type { Config } from '../config.ts';
 import type { Runtime } from '../runtime.ts';
 import { nonInteractiveApproval } from './approval-prompt.ts';
+import { jsonEventLine } from './json-event-line.ts';
 import { EventRenderer, type Output } from './render.ts';
 
 export interface PrintOptions {
@@ -26,7 +27,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
   let exitCode = 1;
   for await (const event of options.runtime.runTurn(options.prompt, options.signal, approval)) {
     if (config.json) {
-      stdout.write(`${JSON.stringify(event)}\n`);
+      stdout.write(`${jsonEventLine(event, config.debug)}\n`);
     } else {
       renderer.render(event);
     }

@@ -1,6 +1,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { AgentEvent, TokenUsage } from '../agent/events.ts';
 import { isDenseCodePoint } from '../agent/token-estimate.ts';
+import { previewValue } from './preview-value.ts';
 
 /** A stream the renderer writes to: stdout, stderr, or a test's buffer. */
 export interface Output {
@@ -30,7 +31,7 @@ function columnsOf(character: string): number {
 
 /** One line of anything: the first line of text, whitespace squeezed, cut to `width` terminal columns. */
 export function oneLine(value: unknown, width = MAX_SUMMARY): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  const text = typeof value === 'string' ? value : previewValue(value, width + 1);
   const flat = text.replace(/\s+/g, ' ').trim();
   let used = 0;
   let kept = '';
@@ -66,11 +67,11 @@ export function summariseResult(output: unknown, width = MAX_SUMMARY): string {
 export function formatCall(toolName: string, input: unknown): string {
   if (input !== null && typeof input === 'object' && !Array.isArray(input)) {
     const args = Object.entries(input as Record<string, unknown>)
-      .map(([key, value]) => `${key}: ${oneLine(JSON.stringify(value), 60)}`)
+      .map(([key, value]) => `${oneLine(key, 40)}: ${oneLine(previewValue(value, 200), 60)}`)
       .join(', ');
-    return `${toolName}(${args})`;
+    return `${oneLine(toolName, 60)}(${oneLine(args, 160)})`;
   }
-  return `${toolName}(${input === undefined ? '' : oneLine(JSON.stringify(input), 80)})`;
+  return `${oneLine(toolName, 60)}(${input === undefined ? '' : oneLine(previewValue(input, 200), 80)})`;
 }
 
 export function formatUsage(usage: TokenUsage): string {

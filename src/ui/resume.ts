@@ -60,7 +60,7 @@ export async function resolveResume(
     throw new ConfigError(`${(error as Error).message} See /sessions or sylvan --resume for the list.`);
   }
   for (const warning of loaded.warnings) say(`warning: ${warning}`);
-  const writer = openSessionForAppend(config.home, id);
+  const writer = openSessionForAppend(config.home, id, { secrets: config.secrets });
   const turns = loaded.messages.filter((message) => message.role === 'user' && !isCompactionSummary(message)).length;
   say(`Resumed session ${id} (${turns} earlier turn${turns === 1 ? '' : 's'}).`);
   return { messages: loaded.messages, writer, usage: loaded.usage };

@@ -3,7 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
-import { matchesGlob } from './glob.ts';
+import { globComplexityProblem, matchesGlob } from './glob.ts';
 import { resolveWorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
 
 export const MAX_LISTED_ENTRIES = 200;
@@ -24,7 +24,12 @@ interface Walk {
   stopped: boolean;
   depthLimited: boolean;
   skippedFolders: boolean;
+  /** When the walk last let the event loop run, so a timeout or Ctrl-C can stop it. */
+  lastYieldAt: number;
 }
+
+/** Synchronous matching runs at most this long before the walk yields to the event loop. */
+const MAX_BUSY_MS = 20;
 
 /**
  * Creates the `list_files` tool: lists a workspace folder recursively (default the root), sorted,
@@ -49,6 +54,8 @@ export function createListFilesTool(options: WorkspaceToolOptions) {
       const target = await resolveWorkspaceTarget(options.workspaceRoot, folder, { refuseSecrets: false });
       await assertFolder(target.absolutePath, target.relativePath, folder);
       const filter = pattern?.trim().replace(/^(\.\/)+/, '') || undefined;
+      const problem = filter === undefined ? undefined : globComplexityProblem(filter);
+      if (problem !== undefined) throw new Error(`pattern refused: ${problem}`);
       const walk: Walk = {
         pattern: filter,
         displayPrefix: target.relativePath === '.' ? '' : `${target.relativePath}/`,
@@ -60,6 +67,7 @@ export function createListFilesTool(options: WorkspaceToolOptions) {
         stopped: false,
         depthLimited: false,
         skippedFolders: false,
+        lastYieldAt: performance.now(),
       };
       await walkFolder(target.absolutePath, '', 0, walk);
       return formatListing(target.relativePath, walk);
@@ -95,6 +103,11 @@ async function walkFolder(absolutePath: string, relativePath: string, depth: num
   }
   entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
   for (const entry of entries) {
+    if (performance.now() - walk.lastYieldAt > MAX_BUSY_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      walk.lastYieldAt = performance.now();
+      walk.abortSignal?.throwIfAborted();
+    }
     if (walk.visited >= MAX_VISITED_ENTRIES) {
       walk.stopped = true;
       return;
