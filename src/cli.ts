@@ -4,6 +4,7 @@ import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createPipedReader, createTerminalReader } from './ui/line-reader.ts';
 import { resolveResume, type ResumedSession } from './ui/resume.ts';
 import { chalkFor } from './ui/render.ts';
+import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
 import { keyHostNote } from './ui/key-host-note.ts';
 import { PROMPT, runRepl } from './ui/repl.ts';
 import { SLASH_COMMANDS } from './ui/slash-commands.ts';
@@ -53,8 +54,14 @@ async function loadRuntime(config: Config, resumed: ResumedSession | undefined) 
   return createRuntime(config, { resumed });
 }
 
-/** The whole program: resolves with the exit code. */
+/** The whole program: resolves with the exit code once stdout and stderr have drained. */
 export async function main(argv = process.argv.slice(2)): Promise<number> {
+  const code = await run(argv);
+  await drainOutput();
+  return code;
+}
+
+async function run(argv: string[]): Promise<number> {
   const debug = /^(1|true)$/i.test(process.env.SYLVAN_DEBUG ?? '');
   // Node prints process warnings (an experimental API on older Node, the SDK's notices) straight
   // to the terminal; only the UI writes there, and only with SYLVAN_DEBUG=1 do they matter.
@@ -63,9 +70,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     if (debug) process.stderr.write(`${warning.name}: ${warning.message}\n`);
   });
   // `sylvan -p … | head` closes the pipe early: that is the reader's choice, not an error.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-  });
+  exitQuietlyOnClosedPipe();
   let config: Config;
   try {
     const loaded = loadConfig(argv, process.env, process.cwd());
