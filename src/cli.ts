@@ -143,6 +143,7 @@ async function run(argv: string[]): Promise<number> {
         output: process.stdout,
         loadRuntime: async () => (runtime = await loadRuntime(config, resumed)),
         rememberLine: interactive ? (line) => appendInputHistory(config.home, line) : undefined,
+        pipedInput: !interactive,
         onInterrupt: (handler) => {
           process.on('SIGINT', handler);
           return () => process.off('SIGINT', handler);

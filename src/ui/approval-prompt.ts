@@ -20,6 +20,23 @@ export function nonInteractiveApproval(yes: boolean, extraScopes?: ApprovalScope
 }
 
 /**
+ * A REPL reading a pipe: the next line is the user's next question, never an answer, so a call that
+ * would be asked about is denied (and the model told why) unless --yes or an "always" allows it.
+ */
+export function pipedReplApproval(interactive: InteractiveApproval): ApprovalPolicy {
+  return {
+    decide(toolName, input) {
+      const decision = interactive.decide(toolName, input);
+      if (decision !== 'ask') return decision;
+      return {
+        deny: `${toolName} needs the user's approval, and Sylvan's input is a pipe, not a terminal, so it cannot ask; it was not run and nothing changed. Tell the user they can rerun with --yes (or SYLVAN_YES=1) to allow it.`,
+      };
+    },
+    ask: async () => ({ approved: false, reason: 'No one is there to approve this call.' }),
+  };
+}
+
+/**
  * The REPL asks: `write_file hello.txt (12 lines)? [y]es / [n]o / [a]lways this session`.
  * "Always" lasts until /approvals resets it or the program ends.
  */

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import { emptyUsage } from '../agent/events.ts';
 import type { Runtime } from '../runtime.ts';
-import { InteractiveApproval } from './approval-prompt.ts';
+import { InteractiveApproval, pipedReplApproval } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
 import { runSlashCommand } from './slash-commands.ts';
@@ -16,6 +16,8 @@ export interface ReplOptions {
   onInterrupt: (handler: () => void) => () => void;
   /** Saves a line the user typed at the prompt (input history across runs). */
   rememberLine?: (line: string) => void;
+  /** Input is a pipe, not a terminal: approvals are never read from it (denied unless --yes). */
+  pipedInput?: boolean;
   /** Millisecond clock for "a second Ctrl-C within a second". */
   now?: () => number;
 }
@@ -127,7 +129,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     // The last step's prompt plus answer is what the next request starts from.
     let contextTokens = 0;
     try {
-      for await (const event of current.runtime.runTurn(line, controller.signal, current.approval)) {
+      const approval = options.pipedInput ? pipedReplApproval(current.approval) : current.approval;
+      for await (const event of current.runtime.runTurn(line, controller.signal, approval)) {
         renderer.render(event);
         if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;
         if (event.type === 'turn-end') {

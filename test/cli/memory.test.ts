@@ -8,6 +8,7 @@ import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens } from '.
 import { hang, text, toolCalls, type ChatMessage, type DashScopeServer, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
 import { runCli, tempWorkspace } from '../helpers/run-cli.ts';
 import { startCli } from '../helpers/start-cli.ts';
+import { startCliInTerminal } from '../helpers/start-cli-in-terminal.ts';
 import { isCompactionRequest, startSummarizingServer, type SummarizingServerOptions } from '../helpers/summarizing-server.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 
@@ -322,14 +323,16 @@ describe('memory: killed at an approval prompt', () => {
     });
     const cwd = tempWorkspace('sylvan-memory-');
     const env = dashscope(server, { SYLVAN_MODEL: 'qwen-plus' });
-    const running = startCli({ cwd, env, killAfterMs: 20_000 });
+    // A terminal: a piped REPL never asks (issue 9), it denies.
+    const running = startCliInTerminal({ cwd, env });
+    const cliPid = await running.cliPid;
     // The preview (the content on a "│" line of its own, unlike the ⏺ call line) is printed after the step
-    // entered the history, right before the question is read from stdin, which stays open.
-    const asking = waitForOutput(running.child.stdout, (seen) => /│ hello from the memory test$/m.test(seen));
-    running.child.stdin.write('write hello.txt\n');
+    // entered the history, right before the question is read from the terminal.
+    const asking = waitForOutput(running.child.stdout, (seen) => /│ hello from the memory test\r?$/m.test(seen));
+    running.child.stdin.write('write hello.txt\r');
     await asking;
-    running.child.kill('SIGKILL');
-    assert.equal((await running.exited).signal, 'SIGKILL');
+    process.kill(cliPid, 'SIGKILL');
+    await running.exited;
 
     const result = await runCli({ cwd, env, args: ['--continue'], stdin: 'did it work?\n' });
     assert.equal(result.code, 0, result.stderr);

@@ -51,9 +51,9 @@ const writeOnRequest: Responder = (request) => {
   const name = String(last.content).replace(/^write /, '');
   return toolCalls([{ id: `call_${name.replace('.', '_')}`, name: 'write_file', arguments: { path: name, content: `hello ${name}\n` } }]);
 };
-const approvals = replAgainstServer(writeOnRequest, {
-  stdin: ['write a.txt', 'y', 'write b.txt', 'n', 'write c.txt', 'a', 'write d.txt', '/approvals', 'write e.txt', 'n', ''].join('\n'),
-});
+// Piped input is questions only (issue 9, item 11): "y" is the next question, never an answer.
+const approvals = replAgainstServer(writeOnRequest, { stdin: ['write a.txt', 'y', ''].join('\n') });
+const approvalsWithYes = replAgainstServer(writeOnRequest, { args: ['--yes'], stdin: 'write c.txt\n' });
 
 describe('REPL with the offline mock model (no key)', () => {
   test('the weather and arithmetic questions show their tool calls and answers built on the results', async () => {
@@ -115,38 +115,27 @@ describe('REPL against DashScope', () => {
     assert.ok(!result.stdout.includes(KEY) && !result.stderr.includes(KEY), 'the key was shown');
   });
 
-  describe('approving file writes through piped answers', () => {
-    const questionFor = (name: string) => `write_file ${name} (1 line) — new file${QUESTION_TAIL}`;
-
-    test('y writes the file', async () => {
-      const { cwd, result } = await approvals;
-      assert.equal(result.code, 0, result.stderr);
-      assert.ok(result.stdout.includes(`${questionFor('a.txt')}y`), result.stdout);
-      assert.equal(readFileSync(join(cwd, 'a.txt'), 'utf8'), 'hello a.txt\n');
-    });
-
-    test('n leaves the disk untouched and the model reads a denial for that call', async () => {
+  describe('a piped REPL never reads an approval answer from its input (issue 9, item 11)', () => {
+    test('write_file is denied without asking, the model is told why, and the next line stays a question', async () => {
       const { server, cwd, result } = await approvals;
-      assert.ok(result.stdout.includes(`${questionFor('b.txt')}n`), result.stdout);
-      assert.equal(existsSync(join(cwd, 'b.txt')), false);
-      const afterDenial = server.requests.find((request) => request.body?.messages?.at(-1)?.tool_call_id === 'call_b_txt');
-      assert.ok(afterDenial, 'no request answered the denied call');
-      assert.match(toolResultText(afterDenial, 'call_b_txt'), /\bno\b|denied/i);
-      assert.doesNotMatch(toolResultText(afterDenial, 'call_b_txt'), /^Wrote/);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout.includes(QUESTION_TAIL), false, 'an approval question was asked');
+      assert.equal(existsSync(join(cwd, 'a.txt')), false);
+      const denial = toolResultText(requestAt(server, 1), 'call_a_txt');
+      assert.match(denial, /pipe/);
+      assert.match(denial, /--yes/);
+      assert.match(result.stdout, /denied: .*pipe/);
+      assert.ok(
+        server.requests.some((request) => request.body?.messages?.some((message) => message.role === 'user' && message.content === 'y')),
+        'the line "y" did not reach the model as the next question',
+      );
       assertEveryRequestValid(server);
     });
 
-    test('a writes and a later write_file is not asked again; /approvals resets it', async () => {
-      const { cwd, result } = await approvals;
-      assert.ok(result.stdout.includes(`${questionFor('c.txt')}a`), result.stdout);
+    test('with --yes the write happens', async () => {
+      const { cwd, result } = await approvalsWithYes;
+      assert.equal(result.code, 0, result.stderr);
       assert.equal(readFileSync(join(cwd, 'c.txt'), 'utf8'), 'hello c.txt\n');
-      assert.equal(readFileSync(join(cwd, 'd.txt'), 'utf8'), 'hello d.txt\n');
-      assert.ok(!result.stdout.includes(`write_file d.txt (1 line) — new file${QUESTION_TAIL}`), 'd.txt was asked about');
-      assert.equal(result.stdout.split(QUESTION_TAIL).length - 1, 4, 'asked exactly for a, b, c and e');
-
-      assert.match(turnLines(result.stdout, '/approvals').join('\n'), /write_file.*asked again/);
-      assert.ok(result.stdout.includes(`${questionFor('e.txt')}n`), 'after /approvals, e.txt is asked about');
-      assert.equal(existsSync(join(cwd, 'e.txt')), false);
     });
   });
 });
