@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError, HELP, loadConfig, type Config } from './config.ts';
 import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createPipedReader, createTerminalReader } from './ui/line-reader.ts';
+import { prepareHome } from './session/session-home.ts';
 import { resolveResume, type ResumedSession } from './ui/resume.ts';
 import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
@@ -87,6 +88,11 @@ async function run(argv: string[]): Promise<number> {
     return fail(error, debug);
   }
   for (const note of config.notes ?? []) process.stderr.write(`${chalkFor(process.stderr).dim(note)}\n`);
+  try {
+    prepareHome(config.home);
+  } catch (error) {
+    return fail(new ConfigError((error as Error).message), debug);
+  }
 
   try {
     if (config.mode.kind === 'print') {

@@ -107,7 +107,16 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     return turnsSinceSummary >= 2 && fitter.historyShare(conversation.messages) > AUTO_COMPACT_SHARE;
   };
 
+  // The first failure to save is told once; the conversation goes on either way.
+  let saveFailureTold = false;
+  function* saveFailureNotice(): Generator<AgentEvent> {
+    if (saveFailureTold || session.lastError === undefined) return;
+    saveFailureTold = true;
+    yield { type: 'notice', message: `(sessions are not being saved: ${session.lastError.message})` };
+  }
+
   async function* turn(text: string, signal: AbortSignal, approval: ApprovalPolicy): AsyncGenerator<AgentEvent, StopReason> {
+    yield* saveFailureNotice();
     if (needsCompaction()) {
       yield { type: 'notice', message: '(the conversation is near the context limit: summarising older turns…)' };
       const result = await compact(undefined, signal);
@@ -133,6 +142,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
         sessionUsage = addUsage(sessionUsage, usage);
       },
     });
+    yield* saveFailureNotice();
     return stopReason;
   }
 

@@ -83,9 +83,39 @@ function isMeta(value: Record<string, unknown>): value is Record<string, unknown
 export function isModelMessage(value: unknown): value is ModelMessage {
   if (!isRecord(value)) return false;
   if (value.role === 'user' || value.role === 'assistant') {
-    return typeof value.content === 'string' || Array.isArray(value.content);
+    return typeof value.content === 'string' || (Array.isArray(value.content) && value.content.every(isSafePart));
   }
-  return value.role === 'tool' && Array.isArray(value.content);
+  return value.role === 'tool' && Array.isArray(value.content) && value.content.every(isSafePart);
+}
+
+/**
+ * A content part that can be sent again as it is: a typed record whose text is text and whose image
+ * or file data is inline (base64 or a data: URL). A part pointing at a URL — `file:///etc/passwd`,
+ * or any address the SDK would fetch — makes the line damaged, so it is skipped with a warning.
+ */
+function isSafePart(part: unknown): boolean {
+  if (!isRecord(part) || typeof part.type !== 'string') return false;
+  switch (part.type) {
+    case 'text':
+    case 'reasoning':
+      return typeof part.text === 'string';
+    case 'image':
+      return isInlineData(part.image);
+    case 'file':
+      return isInlineData(part.data) && typeof part.mediaType === 'string';
+    case 'tool-call':
+    case 'tool-result':
+      return typeof part.toolCallId === 'string' && typeof part.toolName === 'string';
+    default:
+      return true;
+  }
+}
+
+function isInlineData(data: unknown): boolean {
+  if (typeof data !== 'string') return false;
+  // A scheme ("file:", "http:") means a reference to fetch; only data: URLs carry the bytes themselves.
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(data)?.[1]?.toLowerCase();
+  return scheme === undefined || scheme === 'data';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,9 +1,11 @@
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import type { ModelMessage } from 'ai';
 import { stringifyBounded } from '../agent/bounded-json.ts';
 import type { TokenUsage } from '../agent/events.ts';
 import { redactSecrets } from '../agent/redact-secrets.ts';
 import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionMeta } from './session-entry.ts';
+import { makeFolders, reasonOf } from './session-home.ts';
+import { acquireSessionLock } from './session-lock.ts';
 import { createSessionId, sessionPath, sessionsDirectory } from './session-paths.ts';
 
 /** Appends to one transcript. Every method returns normally; failures land in `lastError`. */
@@ -52,32 +54,50 @@ export function createSession(options: CreateSessionOptions): SessionWriter {
     model: options.model,
     createdAt: createdAt.toISOString(),
   };
+  let release: (() => void) | undefined;
   try {
-    mkdirSync(sessionsDirectory(options.home), { recursive: true, mode: 0o700 });
-    const writer = new FileSessionWriter(id, path, openSync(path, 'a', 0o600), true, options.secrets);
+    makeFolders(sessionsDirectory(options.home));
+    release = acquireSessionLock(lockPathOf(path), id);
+    const writer = new FileSessionWriter(id, path, openSync(path, 'a', 0o600), true, options.secrets, release);
     writer.write(meta);
     return writer;
   } catch (error) {
+    release?.();
     return FileSessionWriter.failed(id, path, error);
   }
 }
 
 /**
- * Continues an existing transcript (for --continue / --resume). Throws a readable Error for an
- * invalid id or a session that does not exist; any other failure is reported in `lastError`.
+ * Continues an existing transcript (for --continue / --resume), holding its lock file so that no
+ * second process appends to it at the same time. Throws a readable Error for an invalid id or a
+ * session that does not exist, and `SessionLockedError` when another running Sylvan holds it; any
+ * other failure is reported in `lastError`.
  */
 export function openSessionForAppend(home: string, id: string, options: { secrets?: readonly string[] } = {}): SessionWriter {
   const path = sessionPath(home, id);
   if (!existsSync(path)) throw new Error(`There is no session "${id}" in ${sessionsDirectory(home)}.`);
+  let release: (() => void) | undefined;
+  try {
+    release = acquireSessionLock(lockPathOf(path), id);
+  } catch (error) {
+    if ((error as Error).name === 'SessionLockedError') throw error;
+    return FileSessionWriter.failed(id, path, error);
+  }
   try {
     const fd = openSync(path, 'a+', 0o600);
-    const writer = new FileSessionWriter(id, path, fd, false, options.secrets);
+    const writer = new FileSessionWriter(id, path, fd, false, options.secrets, release);
     // A line cut off by a crash must not swallow the next entry.
     writer.needsNewline = !endsWithNewline(fd);
     return writer;
   } catch (error) {
+    release();
     return FileSessionWriter.failed(id, path, error);
   }
+}
+
+/** `<id>.jsonl` → `<id>.lock`, next to it. */
+function lockPathOf(sessionFile: string): string {
+  return sessionFile.replace(/\.jsonl$/, '.lock');
 }
 
 function endsWithNewline(fd: number): boolean {
@@ -100,6 +120,7 @@ class FileSessionWriter implements SessionWriter {
     fd: number | undefined,
     private readonly createdHere: boolean,
     private readonly secrets: readonly string[] = [],
+    private readonly releaseLock: () => void = () => {},
   ) {
     this.#fd = fd;
   }
@@ -131,6 +152,7 @@ class FileSessionWriter implements SessionWriter {
       this.lastError = toError(error, `Could not close the session file ${this.path}`);
     }
     this.#fd = undefined;
+    this.releaseLock();
   }
 
   #append(entry: SessionEntry): void {
@@ -150,8 +172,10 @@ class FileSessionWriter implements SessionWriter {
       this.lastError = toError(error, 'Could not save a message (it cannot be written as JSON)');
       return;
     }
+    let sizeBefore: number | undefined;
     try {
       const bytes = Buffer.from(line, 'utf8');
+      sizeBefore = fstatSync(fd).size;
       let written = 0;
       while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
       this.needsNewline = false;
@@ -161,13 +185,18 @@ class FileSessionWriter implements SessionWriter {
         this.#fd = undefined;
       }
     } catch (error) {
-      this.needsNewline = true;
       this.lastError = toError(error, `Could not save the session to ${this.path}`);
+      // A full disk must not leave half a line: cut back to the last whole one.
+      try {
+        if (sizeBefore === undefined) throw error;
+        ftruncateSync(fd, sizeBefore);
+      } catch {
+        this.needsNewline = true;
+      }
     }
   }
 }
 
 function toError(error: unknown, context: string): Error {
-  const reason = error instanceof Error ? error.message : String(error);
-  return new Error(`${context}: ${reason}`, { cause: error });
+  return new Error(`${context}: ${reasonOf(error)}`, { cause: error });
 }

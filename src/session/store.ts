@@ -8,6 +8,8 @@ import { sessionPath, sessionsDirectory } from './session-paths.ts';
 export type { CompactionEntry, MessageEntry, SessionEntry, SessionMeta, UsageEntry } from './session-entry.ts';
 export { isValidSessionId, sessionPath, sessionsDirectory } from './session-paths.ts';
 export { createSession, openSessionForAppend, type CreateSessionOptions, type SessionWriter } from './session-writer.ts';
+export { SessionLockedError } from './session-lock.ts';
+export { prepareHome, sessionsUnavailable } from './session-home.ts';
 export { latestSession, listSessions, type ListSessionsOptions, type SessionSummary } from './session-list.ts';
 
 export interface LoadedSession {

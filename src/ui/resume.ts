@@ -2,7 +2,7 @@ import type { ModelMessage } from 'ai';
 import { isCompactionSummary } from '../agent/context-window.ts';
 import type { TokenUsage } from '../agent/events.ts';
 import { ConfigError, type Config } from '../config.ts';
-import { latestSession, listSessions, loadSession, openSessionForAppend, type SessionWriter } from '../session/store.ts';
+import { latestSession, listSessions, loadSession, openSessionForAppend, SessionLockedError, sessionsUnavailable, type SessionWriter } from '../session/store.ts';
 import type { LineReader } from './line-reader.ts';
 
 export interface ResumedSession {
@@ -28,7 +28,8 @@ export async function resolveResume(
   } else if (request.kind === 'latest') {
     const latest = latestSession(config.home, config.cwd);
     if (!latest) {
-      say('No earlier session in this folder; starting a new one.');
+      const problem = sessionsUnavailable(config.home);
+      say(problem ? `No earlier session can be found: ${problem}; starting a new one.` : 'No earlier session in this folder; starting a new one.');
       return undefined;
     }
     id = latest.id;
@@ -59,8 +60,16 @@ export async function resolveResume(
   } catch (error) {
     throw new ConfigError(`${(error as Error).message} See /sessions or sylvan --resume for the list.`);
   }
+  let writer: SessionWriter;
+  try {
+    writer = openSessionForAppend(config.home, id, { secrets: config.secrets });
+  } catch (error) {
+    if (!(error instanceof SessionLockedError)) throw new ConfigError((error as Error).message);
+    // Two writers would interleave their lines into an invalid history.
+    say(`${error.message}; starting a new session instead.`);
+    return undefined;
+  }
   for (const warning of loaded.warnings) say(`warning: ${warning}`);
-  const writer = openSessionForAppend(config.home, id, { secrets: config.secrets });
   const turns = loaded.messages.filter((message) => message.role === 'user' && !isCompactionSummary(message)).length;
   say(`Resumed session ${id} (${turns} earlier turn${turns === 1 ? '' : 's'}).`);
   return { messages: loaded.messages, writer, usage: loaded.usage };

@@ -1,5 +1,5 @@
 import { estimateCost } from '../providers/model-info.ts';
-import { listSessions } from '../session/store.ts';
+import { listSessions, sessionsUnavailable } from '../session/store.ts';
 import type { ReplState } from './repl.ts';
 
 interface SlashCommand {
@@ -87,7 +87,8 @@ const COMMANDS: SlashCommand[] = [
     run(_argument, state) {
       const sessions = listSessions(state.config.home, { cwd: state.config.cwd, limit: 10 });
       if (sessions.length === 0) {
-        state.print('  No saved sessions in this folder yet.');
+        const problem = sessionsUnavailable(state.config.home);
+        state.print(problem ? `  No sessions can be listed or saved: ${problem}.` : '  No saved sessions in this folder yet.');
         return;
       }
       for (const session of sessions) {
