@@ -49,4 +49,15 @@ describe('every byte of output reaches a slow pipe (issue 9, item 3)', { timeout
     assert.equal(code, 0);
     assert.ok(stdout.includes(ANSWER), `${stdout.length} characters arrived`);
   });
+
+  test('a reader that closes the pipe early (| head) ends Sylvan quietly with 0', async () => {
+    const server = closeAtEnd(await startDashScopeServer({ replies: [text(ANSWER, { chunkSize: 4_000 })] }));
+    const cwd = tempWorkspace();
+    workspaces.push(cwd);
+    const running = startCli({ args: ['-p', 'long'], stdin: '', cwd, env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '0' }) });
+    running.child.stdout.once('data', () => running.child.stdout.destroy());
+    const exited = await running.exited;
+    assert.equal(exited.code, 0, exited.stderr);
+    assert.equal(exited.stderr, '');
+  });
 });
