@@ -92,13 +92,17 @@ describe('more secret files, hard links, and links swapped in mid-write (issue 9
     const away = path.join(workspace, 'd-away');
     mkdirSync(folder);
     let racing = true;
+    // Each state lasts a random few turns of the event loop, so writes meet every interleaving.
+    const turns = async () => {
+      for (let turn = Math.floor(Math.random() * 4); turn >= 0; turn--) await new Promise((resolve) => setImmediate(resolve));
+    };
     const swapper = (async () => {
       while (racing) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await turns();
         try {
           renameSync(folder, away);
           symlinkSync(outside, folder);
-          await new Promise((resolve) => setImmediate(resolve));
+          await turns();
           unlinkSync(folder);
           renameSync(away, folder);
         } catch {
