@@ -7,6 +7,7 @@ import { resolveResume, type ResumedSession } from './ui/resume.ts';
 import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
 import { keyHostNote } from './ui/key-host-note.ts';
+import { sanitizeLine } from './ui/sanitize.ts';
 import { PROMPT, runRepl } from './ui/repl.ts';
 import { SLASH_COMMANDS } from './ui/slash-commands.ts';
 
@@ -87,7 +88,7 @@ async function run(argv: string[]): Promise<number> {
   } catch (error) {
     return fail(error, debug);
   }
-  for (const note of config.notes ?? []) process.stderr.write(`${chalkFor(process.stderr).dim(note)}\n`);
+  for (const note of config.notes ?? []) process.stderr.write(`${chalkFor(process.stderr).dim(sanitizeLine(note))}\n`);
   try {
     prepareHome(config.home);
   } catch (error) {
