@@ -5,7 +5,8 @@ import { createPipedReader, createTerminalReader } from './ui/line-reader.ts';
 import { resolveResume, type ResumedSession } from './ui/resume.ts';
 import { chalkFor } from './ui/render.ts';
 import { PROMPT, runRepl } from './ui/repl.ts';
-import { SLASH_COMMANDS } from './ui/slash-commands.ts';
+import { createCompleter } from './ui/input/completion.ts';
+import { SLASH_COMMAND_SUMMARIES } from './ui/slash-commands.ts';
 
 function version(): string {
   const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -115,10 +116,8 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
           input: process.stdin,
           output: process.stdout,
           history: loadInputHistory(config.home),
-          completer: (line: string) => {
-            const hits = SLASH_COMMANDS.filter((command) => command.startsWith(line));
-            return [line.startsWith('/') ? hits : [], line];
-          },
+          completer: createCompleter({ commands: SLASH_COMMAND_SUMMARIES, workspaceRoot: config.cwd, secretPatterns: config.secretPatterns }),
+          dim,
         })
       : createPipedReader(process.stdin, (prompt, line) => {
           if (prompt === PROMPT) process.stdout.write(`${dim(PROMPT + line)}\n`);
@@ -135,6 +134,8 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
         loadRuntime: async () => (runtime = await loadRuntime(config, resumed)),
         rememberLine: interactive ? (line) => appendInputHistory(config.home, line) : undefined,
         onInterrupt: (handler) => {
+          // The editor holds the terminal in raw mode: Ctrl-C and Esc come to it as keys, not SIGINT.
+          if (reader.onInterrupt) return reader.onInterrupt(handler);
           process.on('SIGINT', handler);
           return () => process.off('SIGINT', handler);
         },

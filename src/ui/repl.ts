@@ -4,6 +4,7 @@ import type { Runtime } from '../runtime.ts';
 import { InteractiveApproval } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
+import { sanitizeLine } from './sanitize.ts';
 import { runSlashCommand } from './slash-commands.ts';
 
 export interface ReplOptions {
@@ -39,6 +40,19 @@ export interface ReplState {
  * within a second, it quits.
  */
 export async function runRepl(options: ReplOptions): Promise<number> {
+  let state: ReplState | undefined;
+  const code = await runLoop(options, (loaded) => (state = loaded));
+  const runtime = (state as ReplState | undefined)?.runtime;
+  // How to come back, once there is something to come back to.
+  if (options.reader.interactive && runtime && runtime.conversation.length > 0) {
+    const dim = chalkFor(options.output).dim;
+    options.output.write(`${dim(`Resume this session: sylvan --resume ${runtime.sessionId}`)}\n`);
+    options.output.write(`${dim(`Session tokens: ${formatUsage(runtime.sessionUsage)}`)}\n`);
+  }
+  return code;
+}
+
+async function runLoop(options: ReplOptions, onState: (state: ReplState) => void): Promise<number> {
   const { reader, output } = options;
   const now = options.now ?? Date.now;
   const colour = chalkFor(output);
@@ -77,6 +91,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       print,
       dim: colour.dim,
     };
+    onState(state);
     return state;
   };
 
@@ -114,6 +129,15 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       continue;
     }
 
+    let message = line;
+    if (/(^|\s)@\S/.test(line)) {
+      const { attachFiles } = await import('./input/attach-files.ts');
+      const attached = await attachFiles(line, { workspaceRoot: options.config.cwd, secretPatterns: options.config.secretPatterns });
+      for (const problem of attached.problems) print(colour.yellow(`  ${sanitizeLine(problem)}`));
+      if (attached.files.length > 0) print(colour.dim(`  attached ${attached.files.map(sanitizeLine).join(', ')}`));
+      message = attached.message;
+    }
+
     const controller = new AbortController();
     turnController = controller;
     let quit = false;
@@ -127,7 +151,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     // The last step's prompt plus answer is what the next request starts from.
     let contextTokens = 0;
     try {
-      for await (const event of current.runtime.runTurn(line, controller.signal, current.approval)) {
+      for await (const event of current.runtime.runTurn(message, controller.signal, current.approval)) {
         renderer.render(event);
         if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;
         if (event.type === 'turn-end') {
