@@ -12,25 +12,29 @@ const RESTORING_SIGNALS = ['SIGTERM', 'SIGHUP'] as const;
  */
 export function enterEditingMode(input: NodeJS.ReadStream, output: NodeJS.WriteStream): () => void {
   let restored = false;
-  const restore = () => {
+  const fd = (output as { fd?: unknown }).fd;
+  const restore = (exiting = false) => {
     if (restored) return;
     restored = true;
-    process.off('exit', restore);
+    process.off('exit', onExit);
     for (const signal of RESTORING_SIGNALS) process.off(signal, onSignal);
     try {
-      writeSync((output as unknown as { fd?: number }).fd ?? 1, BRACKETED_PASTE_OFF);
+      // While the process exits, only a synchronous write is sure to reach the terminal.
+      if (exiting && typeof fd === 'number') writeSync(fd, BRACKETED_PASTE_OFF);
+      else output.write(BRACKETED_PASTE_OFF);
+      input.setRawMode(false);
     } catch {
       // The terminal is gone; nothing to restore.
     }
-    if (input.isTTY) input.setRawMode(false);
   };
+  const onExit = () => restore(true);
   const onSignal = (signal: NodeJS.Signals) => {
-    restore();
+    restore(true);
     process.kill(process.pid, signal);
   };
   input.setRawMode(true);
   output.write(BRACKETED_PASTE_ON);
-  process.on('exit', restore);
+  process.on('exit', onExit);
   for (const signal of RESTORING_SIGNALS) process.on(signal, onSignal);
-  return restore;
+  return () => restore();
 }

@@ -20,7 +20,10 @@ export function graphemeWidth(grapheme: string): number {
   if (grapheme === '\t') return TAB_WIDTH;
   const code = grapheme.codePointAt(0) ?? 0;
   if (ZERO_WIDTH.test(grapheme)) return 0;
+  // Half-width katakana and hangul, and the half-width symbols, sit inside the full-width block.
+  if ((code >= 0xff61 && code <= 0xffdc) || (code >= 0xffe8 && code <= 0xffee)) return 1;
   if (isDenseCodePoint(code)) return 2;
+  if (grapheme.includes('\u20e3')) return 2; // keycap emoji: 1️⃣
   // An emoji: pictographs shown as emoji (most above U+1F000, or any with the emoji selector), flags.
   if (PICTOGRAPHIC.test(grapheme) && (code >= 0x1f000 || grapheme.includes('\ufe0f') || grapheme.includes('\u200d'))) return 2;
   if (REGIONAL_INDICATOR.test(grapheme)) return 2;
