@@ -36,8 +36,10 @@ export interface ReplState {
 
 /**
  * The interactive loop: prompt, run the turn, show it, repeat. Resolves with the exit code.
- * Ctrl-C during a turn stops the turn and returns to the prompt; at an empty prompt, or twice
- * within a second, it quits.
+ * Ctrl-C (or Esc, from the editor) during a turn stops the turn and returns to the prompt; twice
+ * within a second quits. At the prompt the reader reports an interrupt only when the user means to
+ * quit (the terminal editor asks for a second Ctrl-C). Leaving a session with turns prints how to
+ * resume it and its token totals.
  */
 export async function runRepl(options: ReplOptions): Promise<number> {
   let state: ReplState | undefined;
