@@ -5,7 +5,6 @@ import { createPipedReader, createTerminalReader } from './ui/line-reader.ts';
 import { resolveResume, type ResumedSession } from './ui/resume.ts';
 import { chalkFor } from './ui/render.ts';
 import { PROMPT, runRepl } from './ui/repl.ts';
-import { createCompleter } from './ui/input/completion.ts';
 import { SLASH_COMMAND_SUMMARIES } from './ui/slash-commands.ts';
 
 function version(): string {
@@ -112,11 +111,11 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     const interactive = process.stdin.isTTY === true;
     const dim = chalkFor(process.stdout).dim;
     const reader = interactive
-      ? createTerminalReader({
+      ? await createTerminalReader({
           input: process.stdin,
           output: process.stdout,
           history: loadInputHistory(config.home),
-          completer: createCompleter({ commands: SLASH_COMMAND_SUMMARIES, workspaceRoot: config.cwd, secretPatterns: config.secretPatterns }),
+          completion: { commands: SLASH_COMMAND_SUMMARIES, workspaceRoot: config.cwd, secretPatterns: config.secretPatterns },
           dim,
         })
       : createPipedReader(process.stdin, (prompt, line) => {

@@ -1,6 +1,5 @@
 import { createInterface } from 'node:readline';
-import type { Completer } from './input/completion.ts';
-import { LineEditor } from './input/line-editor.ts';
+import type { CompleterOptions } from './input/completion.ts';
 
 /** What a read gives back: a line, the end of input (Ctrl-D, EOF), or Ctrl-C. */
 export type ReadResult = { kind: 'line'; line: string } | { kind: 'eof' } | { kind: 'interrupt'; hadText: boolean };
@@ -22,16 +21,20 @@ export interface LineReader {
 /**
  * On a terminal: Sylvan's own line editor (`src/ui/input/`), which keeps the terminal in raw mode
  * for the whole session, so type-ahead during a turn is held for the next prompt instead of being
- * echoed over the answer, and Ctrl-C or Esc then reach `onInterrupt`.
+ * echoed over the answer, and Ctrl-C or Esc then reach `onInterrupt`. Loaded only for a terminal,
+ * so piped runs never pay for it.
  */
-export function createTerminalReader(options: {
+export async function createTerminalReader(options: {
   input: NodeJS.ReadStream;
   output: NodeJS.WriteStream;
   history: string[];
-  completer?: Completer;
+  /** The `/` commands and the workspace `@path` completes in. */
+  completion?: CompleterOptions;
   dim?: (text: string) => string;
-}): LineReader {
-  return new LineEditor(options);
+}): Promise<LineReader> {
+  const [{ LineEditor }, { createCompleter }] = await Promise.all([import('./input/line-editor.ts'), import('./input/completion.ts')]);
+  const completer = options.completion && createCompleter(options.completion);
+  return new LineEditor({ ...options, completer });
 }
 
 /**

@@ -1,5 +1,3 @@
-import { readdir } from 'node:fs/promises';
-import { isSecretPath, resolveWorkspaceTarget } from '../../tools/files/workspace-path.ts';
 import { sanitizeLine } from '../sanitize.ts';
 
 /** A line shown under the input: a command and what it does, or a file name. */
@@ -72,6 +70,11 @@ async function workspaceEntries(options: CompleterOptions, partial: string): Pro
   const folder = slash < 0 ? '' : partial.slice(0, slash + 1);
   const start = partial.slice(slash + 1);
   try {
+    // Loaded on the first @ completion, not at start-up.
+    const [{ readdir }, { isSecretPath, resolveWorkspaceTarget }] = await Promise.all([
+      import('node:fs/promises'),
+      import('../../tools/files/workspace-path.ts'),
+    ]);
     const target = await resolveWorkspaceTarget(options.workspaceRoot, folder === '' ? '.' : folder, { refuseSecrets: false });
     const entries = await readdir(target.absolutePath, { withFileTypes: true });
     return entries

@@ -1,6 +1,8 @@
 import { graphemes } from './text-width.ts';
 
-const words = new Intl.Segmenter(undefined, { granularity: 'word' });
+let wordSegmenter: Intl.Segmenter | undefined;
+/** Made on the first word move, not at start-up. */
+const words = () => (wordSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' }));
 
 /**
  * The text being edited and the cursor in it. The cursor is a UTF-16 index that always sits on a
@@ -88,7 +90,7 @@ export class EditBuffer {
   /** Where the word before the cursor starts (words as Intl.Segmenter sees them, so CJK too). */
   wordStartBefore(): number {
     let start = 0;
-    for (const part of words.segment(this.text)) {
+    for (const part of words().segment(this.text)) {
       if (part.index >= this.cursor) break;
       if (part.isWordLike) start = part.index;
     }
@@ -97,7 +99,7 @@ export class EditBuffer {
 
   /** Where the word after the cursor ends. */
   wordEndAfter(): number {
-    for (const part of words.segment(this.text)) {
+    for (const part of words().segment(this.text)) {
       const end = part.index + part.segment.length;
       if (part.isWordLike && end > this.cursor) return end;
     }
