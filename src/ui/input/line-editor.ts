@@ -1,12 +1,13 @@
 import type { LineReader, ReadResult } from '../line-reader.ts';
 import { sanitize, sanitizeLine } from '../sanitize.ts';
-import type { Completer, Suggestion } from './completion.ts';
+import type { Completer } from './completion.ts';
 import { EditBuffer } from './edit-buffer.ts';
 import { KeyDecoder, type Key } from './keys.ts';
-import { layOut, placeAfterResize, plainDisplay, type Display, type Layout } from './layout.ts';
+import { InputArea } from './input-area.ts';
+import { plainDisplay, type Display } from './layout.ts';
 import { PastePlaceholders, withoutReserved } from './paste-placeholders.ts';
 import { enterEditingMode } from './terminal-modes.ts';
-import { graphemes, graphemeWidth, TAB_WIDTH } from './text-width.ts';
+import { TAB_WIDTH } from './text-width.ts';
 
 /** A second Ctrl-C at an empty prompt within this long quits. */
 export const EXIT_CONFIRM_MS = 2_000;
@@ -50,7 +51,7 @@ export class LineEditor implements LineReader {
   private active: ActiveRead | undefined;
   /** What the message prompt held when a question interrupted it. */
   private stashed: { text: string; cursor: number } | undefined;
-  private drawn: Layout | undefined;
+  private readonly area: InputArea;
   private hints: string[] = [];
   private exitArmedAt = Number.NEGATIVE_INFINITY;
   private closed = false;
@@ -59,6 +60,7 @@ export class LineEditor implements LineReader {
     this.historyEntries = [...options.history];
     this.now = options.now ?? Date.now;
     this.dim = options.dim ?? ((text) => text);
+    this.area = new InputArea(options.output, this.dim);
     this.restore = enterEditingMode(options.input, options.output);
     options.input.setEncoding('utf8');
     options.input.on('data', this.onData);
@@ -95,7 +97,7 @@ export class LineEditor implements LineReader {
     if (this.closed) return Promise.resolve({ kind: 'eof' });
     return new Promise((resolve) => {
       this.active = { prompt, message, resolve };
-      this.drawn = undefined;
+      this.area.reset();
       this.draw();
     });
   }
@@ -122,8 +124,9 @@ export class LineEditor implements LineReader {
   private readonly onSigint = () => this.onData('\x03');
 
   private readonly onResize = () => {
-    if (!this.active || !this.drawn) return;
-    this.draw(placeAfterResize(this.drawn, this.columns()).row);
+    if (!this.active) return;
+    this.area.resized();
+    this.draw();
   };
 
   /** Keys while a turn runs: edited without drawing; Enter queues the line. */
@@ -144,7 +147,6 @@ export class LineEditor implements LineReader {
   }
 
   private handle(key: Key, read: ActiveRead): void {
-    const hadHints = this.hints.length > 0;
     this.hints = [];
     if (key.kind === 'key') {
       switch (key.name) {
@@ -166,12 +168,12 @@ export class LineEditor implements LineReader {
           this.hints = [this.dim('Press Ctrl-C again to exit')];
           break;
         case 'escape':
+          // At a question Esc backs out like Ctrl-C; at the message prompt it only closes what is shown under it.
           if (!read.message) return this.finish(read, { kind: 'interrupt', hadText: this.buffer.text !== '' });
-          if (!hadHints) this.exitArmedAt = Number.NEGATIVE_INFINITY;
           break;
         case 'clear-screen':
           this.write('\x1b[H\x1b[2J\x1b[3J');
-          this.drawn = undefined;
+          this.area.reset();
           break;
         case 'up':
         case 'down':
@@ -238,7 +240,7 @@ export class LineEditor implements LineReader {
     this.draw();
     this.take();
     this.write('\r\n');
-    this.drawn = undefined;
+    this.area.reset();
     this.active = undefined;
     if (read.message && result.kind === 'line') this.remember(result.line);
     if (!read.message && this.stashed) {
@@ -253,7 +255,7 @@ export class LineEditor implements LineReader {
   }
 
   private moveVertically(direction: 'up' | 'down', read: ActiveRead): void {
-    const layout = this.layout(read);
+    const layout = this.area.layout(this.content(read));
     const { row, column } = layout.cursor;
     const first = layout.places.get(0)!.row;
     const last = layout.places.get(this.buffer.text.length)!.row;
@@ -284,14 +286,9 @@ export class LineEditor implements LineReader {
     void completer.complete(text, cursor).then((completion) => {
       if (!completion || this.active !== read || this.buffer.text !== text || this.buffer.cursor !== cursor) return;
       this.buffer.set(text.slice(0, completion.from) + completion.text + text.slice(completion.to), completion.from + completion.text.length);
-      this.hints = completion.suggestions.map((suggestion) => this.suggestionRow(suggestion, false));
+      this.hints = completion.suggestions.map((suggestion) => this.area.suggestionRow(suggestion, false));
       this.draw();
     });
-  }
-
-  private suggestionRow(suggestion: Suggestion, withDescription = true): string {
-    const description = withDescription && suggestion.description ? `  ${this.dim(sanitizeLine(suggestion.description))}` : '';
-    return `  ${sanitizeLine(suggestion.label).padEnd(12)}${description}`;
   }
 
   private readonly display: Display = (grapheme) => {
@@ -302,55 +299,23 @@ export class LineEditor implements LineReader {
     return safe === grapheme ? plainDisplay(grapheme) : { text: safe, width: [...safe].length };
   };
 
-  private columns(): number {
-    return this.options.output.columns || 80;
-  }
-
-  private layout(read: ActiveRead): Layout {
-    return layOut(read.prompt, this.buffer.text, this.buffer.cursor, this.columns(), this.display);
+  private content(read: ActiveRead) {
+    return { prompt: read.prompt, text: this.buffer.text, cursor: this.buffer.cursor, display: this.display };
   }
 
   /** Redraws the prompt, the text and the rows under it in place, the cursor where it belongs. */
-  private draw(fromRow?: number): void {
+  private draw(): void {
     const read = this.active;
     if (!read) return;
-    const columns = this.columns();
-    const layout = this.layout(read);
-    const menu =
-      this.hints.length > 0 || !read.message || !this.options.completer
+    const completer = this.options.completer;
+    const below =
+      this.hints.length > 0 || !read.message || !completer
         ? this.hints
-        : this.options.completer.suggest(this.buffer.text, this.buffer.cursor).map((suggestion) => this.suggestionRow(suggestion));
-    const below = menu.map((row) => fitRow(row, columns - 1));
-    const up = fromRow ?? this.drawn?.cursor.row ?? 0;
-    let out = `\r${up > 0 ? `\x1b[${up}A` : ''}\x1b[J`;
-    out += [...layout.rows, ...below].join('\r\n');
-    const back = layout.rows.length + below.length - 1 - layout.cursor.row;
-    out += `\r${back > 0 ? `\x1b[${back}A` : ''}${layout.cursor.column > 0 ? `\x1b[${layout.cursor.column}C` : ''}`;
-    this.write(out);
-    this.drawn = layout;
+        : completer.suggest(this.buffer.text, this.buffer.cursor).map((suggestion) => this.area.suggestionRow(suggestion));
+    this.area.draw({ ...this.content(read), below });
   }
 
   private write(text: string): void {
     this.options.output.write(text);
   }
-}
-
-/** Cuts a row (which may carry styling) to `columns` visible columns. */
-function fitRow(row: string, columns: number): string {
-  let used = 0;
-  let kept = '';
-  let styling = false;
-  let styled = false;
-  for (const grapheme of graphemes(row)) {
-    if (grapheme === '\x1b') styling = styled = true;
-    if (styling) {
-      kept += grapheme;
-      if (/[a-zA-Z]/.test(grapheme)) styling = false;
-      continue;
-    }
-    used += graphemeWidth(grapheme);
-    if (used > columns) return styled ? `${kept}\x1b[0m` : kept;
-    kept += grapheme;
-  }
-  return kept;
 }
