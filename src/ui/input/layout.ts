@@ -52,7 +52,8 @@ export function layOut(prompt: string, text: string, cursor: number, columns: nu
     if (column >= width) newRow();
   };
 
-  for (const grapheme of graphemes(prompt)) put(plainDisplay(grapheme));
+  // The prompt can hold outside text (a file name in an approval question): drawn the same safe way.
+  for (const grapheme of graphemes(prompt)) put(display(grapheme));
   let index = 0;
   places.set(0, { row, column });
   for (const grapheme of graphemes(text)) {

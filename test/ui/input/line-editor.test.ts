@@ -114,6 +114,15 @@ describe('LineEditor', { timeout: 10_000 }, () => {
     assert.equal(((await read) as { line: string }).line, 'x\x1b]52;c;ZXZpbA==\x07\x1b[2J');
   });
 
+  test('a question holding outside text (a file name from the model) cannot move the cursor or clear the screen', async () => {
+    const { editor, output, type } = start();
+    const answer = editor.read('write evil\r\x1b[2K\x1b]0;title\x07.txt? › ', { remember: false });
+    assert.ok(!output.written.includes('\x1b[2K') && !output.written.includes('\x1b]0;'));
+    assert.ok(output.written.includes('write evil␍␛[2K␛]0;title␇.txt? › '));
+    type('n\r');
+    assert.deepEqual(await answer, { kind: 'line', line: 'n' });
+  });
+
   test('type-ahead during a turn is not drawn, and is sent at the next prompt marked queued', async () => {
     const { editor, output, type } = start();
     const before = output.written;
