@@ -136,7 +136,9 @@ export class LineEditor implements LineReader {
       return;
     }
     if (key.kind === 'key' && key.name === 'return') {
-      if (!this.continueLine()) this.queue.push({ kind: 'line', line: this.take() });
+      if (this.continueLine()) return;
+      const line = this.take();
+      if (line.trim() !== '') this.queue.push({ kind: 'line', line });
       return;
     }
     if (key.kind === 'key' && key.name === 'end-of-input' && this.buffer.text === '') {
@@ -225,11 +227,14 @@ export class LineEditor implements LineReader {
     return true;
   }
 
-  /** Empties the buffer and gives back the message it held, pastes put back. */
-  private take(): string {
+  /**
+   * Empties the buffer and gives back the message it held, pastes put back. A question keeps the
+   * pastes: the message it interrupted may still hold some.
+   */
+  private take(forgetPastes = true): string {
     const line = this.pastes.expand(this.buffer.text);
     this.buffer.set('');
-    this.pastes.clear();
+    if (forgetPastes) this.pastes.clear();
     this.historyIndex = -1;
     return line;
   }
@@ -238,7 +243,7 @@ export class LineEditor implements LineReader {
     this.hints = [];
     this.buffer.cursor = this.buffer.text.length;
     this.draw();
-    this.take();
+    this.take(read.message);
     this.write('\r\n');
     this.area.reset();
     this.active = undefined;

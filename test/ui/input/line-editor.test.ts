@@ -150,14 +150,15 @@ describe('LineEditor', { timeout: 10_000 }, () => {
 
   test('a question during a turn (approval) does not take the queued message', async () => {
     const { editor, type } = start();
-    type('later\rpartial');
+    type('later\r\rpartial ');
+    type('\x1b[200~1\n2\n3\n4\x1b[201~');
     const answer = editor.read('write it? › ', { remember: false });
     type('y\r');
     assert.deepEqual(await answer, { kind: 'line', line: 'y' });
     assert.deepEqual(await editor.read('› '), { kind: 'line', line: 'later' });
     const next = editor.read('› ');
     type('\r');
-    assert.deepEqual(await next, { kind: 'line', line: 'partial' });
+    assert.deepEqual(await next, { kind: 'line', line: 'partial 1\n2\n3\n4' });
   });
 
   test('Esc and Ctrl-C during a turn reach the interrupt listeners', () => {
