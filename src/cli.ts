@@ -9,7 +9,7 @@ import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
 import { keyHostNote } from './ui/key-host-note.ts';
 import { sanitizeLine } from './ui/sanitize.ts';
 import { PROMPT, runRepl } from './ui/repl.ts';
-import { SLASH_COMMANDS } from './ui/slash-commands.ts';
+import { SLASH_COMMAND_SUMMARIES } from './ui/slash-commands.ts';
 
 function version(): string {
   const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -127,14 +127,12 @@ async function run(argv: string[]): Promise<number> {
     const interactive = process.stdin.isTTY === true;
     const dim = chalkFor(process.stdout).dim;
     const reader = interactive
-      ? createTerminalReader({
+      ? await createTerminalReader({
           input: process.stdin,
           output: process.stdout,
           history: loadInputHistory(config.home),
-          completer: (line: string) => {
-            const hits = SLASH_COMMANDS.filter((command) => command.startsWith(line));
-            return [line.startsWith('/') ? hits : [], line];
-          },
+          completion: { commands: SLASH_COMMAND_SUMMARIES, workspaceRoot: config.cwd, secretPatterns: config.secretPatterns },
+          dim,
         })
       : createPipedReader(process.stdin, (prompt, line) => {
           if (prompt === PROMPT) process.stdout.write(`${dim(PROMPT + line)}\n`);
@@ -152,6 +150,8 @@ async function run(argv: string[]): Promise<number> {
         rememberLine: interactive ? (line) => appendInputHistory(config.home, line) : undefined,
         pipedInput: !interactive,
         onInterrupt: (handler) => {
+          // The editor holds the terminal in raw mode: Ctrl-C and Esc come to it as keys, not SIGINT.
+          if (reader.onInterrupt) return reader.onInterrupt(handler);
           process.on('SIGINT', handler);
           return () => process.off('SIGINT', handler);
         },

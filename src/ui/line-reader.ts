@@ -1,4 +1,5 @@
-import { createInterface, type Completer, type Interface } from 'node:readline';
+import { createInterface } from 'node:readline';
+import type { CompleterOptions } from './input/completion.ts';
 
 /** What a read gives back: a line, the end of input (Ctrl-D, EOF), or Ctrl-C. */
 export type ReadResult = { kind: 'line'; line: string } | { kind: 'eof' } | { kind: 'interrupt'; hadText: boolean };
@@ -9,69 +10,31 @@ export interface LineReader {
   /** Input history, newest first, for saving. */
   readonly history: readonly string[];
   readonly interactive: boolean;
+  /**
+   * Ctrl-C or Esc pressed while nothing is being read (a turn runs), for readers that hold the
+   * terminal; without it the caller listens for SIGINT. Returns the unsubscribe.
+   */
+  onInterrupt?(handler: () => void): () => void;
   close(): void;
 }
 
 /**
- * On a terminal, one readline interface per prompt: between prompts (while a turn runs) the
- * terminal is back in its normal mode, so Ctrl-C arrives as SIGINT and what the user types ahead
- * waits in the terminal's buffer for the next prompt, instead of being redrawn over the answer.
+ * On a terminal: Sylvan's own line editor (`src/ui/input/`), which keeps the terminal in raw mode
+ * for the whole session, so type-ahead during a turn is held for the next prompt instead of being
+ * echoed over the answer, and Ctrl-C or Esc then reach `onInterrupt`. Loaded only for a terminal,
+ * so piped runs never pay for it.
  */
-export function createTerminalReader(options: {
+export async function createTerminalReader(options: {
   input: NodeJS.ReadStream;
   output: NodeJS.WriteStream;
   history: string[];
-  completer?: Completer;
-}): LineReader {
-  let history = [...options.history];
-  let current: Interface | undefined;
-
-  return {
-    interactive: true,
-    get history() {
-      return history;
-    },
-    read(prompt, readOptions = {}) {
-      return new Promise<ReadResult>((resolve) => {
-        const remember = readOptions.remember !== false;
-        const rl = createInterface({
-          input: options.input,
-          output: options.output,
-          terminal: true,
-          history: remember ? history : [],
-          historySize: 500,
-          removeHistoryDuplicates: true,
-          completer: remember ? options.completer : undefined,
-          tabSize: 4,
-        });
-        current = rl;
-        let settled = false;
-        const settle = (result: ReadResult) => {
-          if (settled) return;
-          settled = true;
-          if (remember) history = [...((rl as unknown as { history: string[] }).history ?? history)];
-          current = undefined;
-          rl.close();
-          resolve(result);
-        };
-        rl.on('line', (line) => settle({ kind: 'line', line }));
-        rl.on('SIGINT', () => {
-          const hadText = rl.line.length > 0;
-          options.output.write('\n');
-          settle({ kind: 'interrupt', hadText });
-        });
-        rl.on('close', () => {
-          if (!settled) options.output.write('\n');
-          settle({ kind: 'eof' });
-        });
-        rl.setPrompt(prompt);
-        rl.prompt();
-      });
-    },
-    close() {
-      current?.close();
-    },
-  };
+  /** The `/` commands and the workspace `@path` completes in. */
+  completion?: CompleterOptions;
+  dim?: (text: string) => string;
+}): Promise<LineReader> {
+  const [{ LineEditor }, { createCompleter }] = await Promise.all([import('./input/line-editor.ts'), import('./input/completion.ts')]);
+  const completer = options.completion && createCompleter(options.completion);
+  return new LineEditor({ ...options, completer });
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Runtime } from '../runtime.ts';
 import { InteractiveApproval, pipedReplApproval } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
+import { sanitizeLine } from './sanitize.ts';
 import { runSlashCommand } from './slash-commands.ts';
 
 export interface ReplOptions {
@@ -37,10 +38,25 @@ export interface ReplState {
 
 /**
  * The interactive loop: prompt, run the turn, show it, repeat. Resolves with the exit code.
- * Ctrl-C during a turn stops the turn and returns to the prompt; at an empty prompt, or twice
- * within a second, it quits.
+ * Ctrl-C (or Esc, from the editor) during a turn stops the turn and returns to the prompt; twice
+ * within a second quits. At the prompt the reader reports an interrupt only when the user means to
+ * quit (the terminal editor asks for a second Ctrl-C). Leaving a session with turns prints how to
+ * resume it and its token totals.
  */
 export async function runRepl(options: ReplOptions): Promise<number> {
+  let state: ReplState | undefined;
+  const code = await runLoop(options, (loaded) => (state = loaded));
+  const runtime = (state as ReplState | undefined)?.runtime;
+  // How to come back, once there is something to come back to.
+  if (options.reader.interactive && runtime && runtime.conversation.length > 0) {
+    const dim = chalkFor(options.output).dim;
+    options.output.write(`${dim(`Resume this session: sylvan --resume ${runtime.sessionId}`)}\n`);
+    options.output.write(`${dim(`Session tokens: ${formatUsage(runtime.sessionUsage)}`)}\n`);
+  }
+  return code;
+}
+
+async function runLoop(options: ReplOptions, onState: (state: ReplState) => void): Promise<number> {
   const { reader, output } = options;
   const now = options.now ?? Date.now;
   const colour = chalkFor(output);
@@ -79,6 +95,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       print,
       dim: colour.dim,
     };
+    onState(state);
     return state;
   };
 
@@ -116,6 +133,15 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       continue;
     }
 
+    let message = line;
+    if (/(^|\s)@\S/.test(line)) {
+      const { attachFiles } = await import('./input/attach-files.ts');
+      const attached = await attachFiles(line, { workspaceRoot: options.config.cwd, secretPatterns: options.config.secretPatterns });
+      for (const problem of attached.problems) print(colour.yellow(`  ${sanitizeLine(problem)}`));
+      if (attached.files.length > 0) print(colour.dim(`  attached ${attached.files.map(sanitizeLine).join(', ')}`));
+      message = attached.message;
+    }
+
     const controller = new AbortController();
     turnController = controller;
     let quit = false;
@@ -130,7 +156,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     let contextTokens = 0;
     try {
       const approval = options.pipedInput ? pipedReplApproval(current.approval) : current.approval;
-      for await (const event of current.runtime.runTurn(line, controller.signal, approval)) {
+      for await (const event of current.runtime.runTurn(message, controller.signal, approval)) {
         renderer.render(event);
         if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;
         if (event.type === 'turn-end') {

@@ -9,6 +9,20 @@ interface SlashCommand {
   run(argument: string, state: ReplState): Promise<'exit' | void> | 'exit' | void;
 }
 
+/** The editor's keys, as /help lists them. */
+const KEYS: readonly (readonly [string, string])[] = [
+  ['Enter', 'send the message'],
+  ['\\ Enter, Ctrl-J', 'new line (also Shift+Enter, Alt+Enter)'],
+  ['← → Home End', 'move (Ctrl-A / Ctrl-E: start / end of line)'],
+  ['Ctrl/Alt + ← →', 'move by word'],
+  ['↑ ↓', 'move between lines, then through earlier messages'],
+  ['Ctrl-U Ctrl-K Ctrl-W', 'delete to line start / to line end / the word before'],
+  ['Ctrl-L', 'clear the screen'],
+  ['Tab', 'complete a /command or an @path'],
+  ['@path', 'attach a workspace file to the message'],
+  ['typing during an answer', 'sent as the next message when the answer ends'],
+];
+
 const COMMANDS: SlashCommand[] = [
   {
     name: '/help',
@@ -16,7 +30,9 @@ const COMMANDS: SlashCommand[] = [
     summary: 'this list',
     run(_argument, state) {
       for (const command of COMMANDS) state.print(`  ${command.usage.padEnd(22)} ${state.dim(command.summary)}`);
-      state.print(state.dim('  Ctrl-C stops an answer; Ctrl-C at an empty prompt, Ctrl-D, exit or /exit quits.'));
+      state.print(state.dim('  Esc or Ctrl-C stops an answer; Ctrl-C twice at an empty prompt, Ctrl-D, exit or /exit quits.'));
+      state.print('  Keys:');
+      for (const [keys, what] of KEYS) state.print(`  ${keys.padEnd(24)} ${state.dim(what)}`);
     },
   },
   {
@@ -133,6 +149,9 @@ const COMMANDS: SlashCommand[] = [
 ];
 
 export const SLASH_COMMANDS: readonly string[] = COMMANDS.map((command) => command.name);
+
+/** Each command with its one-line description, for the menu shown as `/` is typed. */
+export const SLASH_COMMAND_SUMMARIES: readonly { name: string; summary: string }[] = COMMANDS.map(({ name, summary }) => ({ name, summary }));
 
 /** Runs a `/command`; unknown ones get a hint, never an error. */
 export async function runSlashCommand(line: string, state: ReplState): Promise<'exit' | void> {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -316,6 +316,30 @@ describe('runRepl: turns', () => {
   test('no usage line when the turn used no tokens', async () => {
     const { output } = await runSession({ script: [line('hi'), eof], turns: [answering('hello')] });
     assert.equal(output, 'hello\n');
+  });
+
+  test('leaving a session with turns says how to resume it, and its token totals', async () => {
+    const runtime = stubRuntime([answering('hello')], {
+      messages: [{ role: 'user', content: 'hi' }],
+      sessionUsage: usage(12_345, 678),
+    });
+    const { output, code } = await runSession({ script: [line('hi'), eof], runtime });
+    assert.equal(code, 0);
+    assert.equal(output, 'hello\nResume this session: sylvan --resume session-1\nSession tokens: 12.3k in · 678 out\n');
+  });
+
+  test('leaving before any turn says nothing more', async () => {
+    const { output } = await runSession({ script: [line('/tools'), eof] });
+    assert.doesNotMatch(output, /Resume this session/);
+  });
+
+  test('an @path attaches the workspace file to what the model gets; the typed line is what is remembered', async () => {
+    writeFileSync(join(home, 'notes.txt'), 'remember the milk\n');
+    const { runtime, remembered, output } = await runSession({ script: [line('read @notes.txt and @.env'), eof], turns: [answering('ok')] });
+    assert.deepEqual(runtime.turnTexts, ['read @notes.txt and @.env\n\n<file path="notes.txt">\nremember the milk\n\n</file>']);
+    assert.deepEqual(remembered, ['read @notes.txt and @.env']);
+    assert.match(output, /@\.env not attached: .*secret/);
+    assert.match(output, /attached notes\.txt/);
   });
 
   test('a turn that failed shows its one line', async () => {

@@ -1,0 +1,64 @@
+import { open, stat } from 'node:fs/promises';
+import { resolveWorkspaceTarget } from '../../tools/files/workspace-path.ts';
+
+/** The most of one file attached to a message. */
+export const MAX_ATTACHED_CHARS = 16_000;
+/** The most attached to one message, all files together. */
+export const MAX_ATTACHED_TOTAL_CHARS = 48_000;
+
+export interface Attached {
+  /** The message with each attached file's content after it. */
+  message: string;
+  /** One line per `@path` that could not be attached, for the user. */
+  problems: string[];
+  /** Workspace-relative paths attached. */
+  files: string[];
+}
+
+/**
+ * Finds `@path` words in what the user typed and appends those files' text to the message, through
+ * the same workspace boundary and secret-file rules as read_file. A path that is refused, missing,
+ * binary or a folder is not attached and gets a problem line; the message is sent either way.
+ */
+export async function attachFiles(
+  line: string,
+  options: { workspaceRoot: string; secretPatterns?: readonly string[] },
+): Promise<Attached> {
+  const paths = [...new Set(Array.from(line.matchAll(/(?:^|\s)@([^\s]+)/g), (match) => match[1]!.replace(/[,.;:!?)]+$/, '')))];
+  const problems: string[] = [];
+  const files: string[] = [];
+  let message = line;
+  let budget = MAX_ATTACHED_TOTAL_CHARS;
+  for (const userPath of paths) {
+    try {
+      const target = await resolveWorkspaceTarget(options.workspaceRoot, userPath, { secretPatterns: options.secretPatterns ?? [] });
+      const info = await stat(target.absolutePath);
+      if (!info.isFile()) throw new Error(`${target.relativePath} is not a file`);
+      if (budget <= 0) throw new Error(`the message already carries ${MAX_ATTACHED_TOTAL_CHARS.toLocaleString('en-US')} characters of files`);
+      const limit = Math.min(MAX_ATTACHED_CHARS, budget);
+      const text = await readStart(target.absolutePath, limit * 4);
+      if (text.includes('\0')) throw new Error(`${target.relativePath} is a binary file`);
+      const kept = text.slice(0, limit);
+      const cut = kept.length < text.length || info.size > limit * 4 ? `\n[… cut at ${limit.toLocaleString('en-US')} characters of ${info.size.toLocaleString('en-US')} bytes]` : '';
+      budget -= kept.length;
+      message += `\n\n<file path="${target.relativePath}">\n${kept}${cut}\n</file>`;
+      files.push(target.relativePath);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const reason = code === 'ENOENT' ? 'no such file in the workspace' : (error as Error).message;
+      problems.push(`@${userPath} not attached: ${reason}`);
+    }
+  }
+  return { message, problems, files };
+}
+
+async function readStart(absolutePath: string, bytes: number): Promise<string> {
+  const handle = await open(absolutePath, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,94 @@
+import { sanitizeLine } from '../sanitize.ts';
+
+/** A line shown under the input: a command and what it does, or a file name. */
+export interface Suggestion {
+  label: string;
+  description?: string;
+}
+
+/** What Tab does: replace `from`..`to` of the text with `text`, and what to show under the input. */
+export interface Completion {
+  from: number;
+  to: number;
+  text: string;
+  suggestions: Suggestion[];
+}
+
+export interface Completer {
+  /** Suggestions while typing (the `/` menu); synchronous, cheap. */
+  suggest(text: string, cursor: number): Suggestion[];
+  /** Tab. */
+  complete(text: string, cursor: number): Promise<Completion | undefined>;
+}
+
+/** Most files and commands shown under the input at once. */
+export const MAX_SUGGESTIONS = 10;
+
+export interface CompleterOptions {
+  commands: readonly { name: string; summary: string }[];
+  workspaceRoot: string;
+  secretPatterns?: readonly string[];
+}
+
+/** `/` completes commands (and lists them as you type); `@` completes workspace paths. */
+export function createCompleter(options: CompleterOptions): Completer {
+  const commandsFor = (text: string) =>
+    options.commands.filter((command) => command.name.startsWith(text.toLowerCase()));
+  return {
+    suggest(text) {
+      if (!/^\/\S*$/.test(text)) return [];
+      return commandsFor(text)
+        .slice(0, MAX_SUGGESTIONS)
+        .map((command) => ({ label: command.name, description: command.summary }));
+    },
+    async complete(text, cursor) {
+      if (/^\/\S*$/.test(text.slice(0, cursor)) && !text.slice(cursor).includes(' ')) {
+        const names = commandsFor(text.slice(0, cursor)).map((command) => command.name);
+        if (names.length === 0) return undefined;
+        const completed = names.length === 1 ? `${names[0]} ` : commonPrefix(names);
+        return { from: 0, to: text.length, text: completed, suggestions: names.length > 1 ? names.map((label) => ({ label })) : [] };
+      }
+      const token = /(?:^|\s)@(\S*)$/.exec(text.slice(0, cursor));
+      if (!token) return undefined;
+      const partial = token[1]!;
+      const names = await workspaceEntries(options, partial);
+      if (names.length === 0) return undefined;
+      const from = cursor - partial.length;
+      const completed = names.length === 1 ? names[0]! : commonPrefix(names);
+      const suggestions = names.length > 1 ? names.slice(0, MAX_SUGGESTIONS).map((name) => ({ label: sanitizeLine(name) })) : [];
+      return { from, to: cursor, text: completed.length >= partial.length ? completed : partial, suggestions };
+    },
+  };
+}
+
+/**
+ * Workspace paths starting with `partial` (folders end in `/`), inside the workspace boundary, secret
+ * files left out, dot files only when asked for. Never throws: a folder that cannot be listed gives none.
+ */
+async function workspaceEntries(options: CompleterOptions, partial: string): Promise<string[]> {
+  const slash = partial.lastIndexOf('/');
+  const folder = slash < 0 ? '' : partial.slice(0, slash + 1);
+  const start = partial.slice(slash + 1);
+  try {
+    // Loaded on the first @ completion, not at start-up.
+    const [{ readdir }, { isSecretPath, resolveWorkspaceTarget }] = await Promise.all([
+      import('node:fs/promises'),
+      import('../../tools/files/workspace-path.ts'),
+    ]);
+    const target = await resolveWorkspaceTarget(options.workspaceRoot, folder === '' ? '.' : folder, { refuseSecrets: false });
+    const entries = await readdir(target.absolutePath, { withFileTypes: true });
+    return entries
+      .filter((entry) => entry.name.startsWith(start) && (start.startsWith('.') || !entry.name.startsWith('.')))
+      .filter((entry) => !isSecretPath(`${folder}${entry.name}`, options.secretPatterns ?? []))
+      .map((entry) => `${folder}${entry.name}${entry.isDirectory() ? '/' : ''}`)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+function commonPrefix(values: string[]): string {
+  let prefix = values[0] ?? '';
+  for (const value of values) while (!value.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
+}

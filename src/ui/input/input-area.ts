@@ -1,0 +1,88 @@
+import { sanitizeLine } from '../sanitize.ts';
+import type { Suggestion } from './completion.ts';
+import { layOut, placeAfterResize, type Display, type Layout } from './layout.ts';
+import { graphemes, graphemeWidth } from './text-width.ts';
+
+/** What the area shows: the prompt, the text with its cursor, and rows under it (menus, hints). */
+export interface AreaContent {
+  prompt: string;
+  text: string;
+  cursor: number;
+  display: Display;
+  below: string[];
+}
+
+/**
+ * The rows of the screen the prompt and its input occupy, redrawn in place: each draw goes back to
+ * the top of what the last one drew, clears to the end of the screen and writes everything again,
+ * so what was printed above (the last answer, its usage line) is never touched.
+ */
+export class InputArea {
+  private drawn: Layout | undefined;
+  /** Rows between the top of the area and the cursor, when the terminal re-wrapped them. */
+  private resizedRow: number | undefined;
+
+  constructor(
+    private readonly output: { write(text: string): unknown; columns?: number },
+    private readonly dim: (text: string) => string,
+  ) {}
+
+  columns(): number {
+    return this.output.columns || 80;
+  }
+
+  layout(content: Pick<AreaContent, 'prompt' | 'text' | 'cursor' | 'display'>): Layout {
+    return layOut(content.prompt, content.text, content.cursor, this.columns(), content.display);
+  }
+
+  /** The next draw starts a new area at the cursor (a new prompt, or a cleared screen). */
+  reset(): void {
+    this.drawn = undefined;
+    this.resizedRow = undefined;
+  }
+
+  /** The terminal changed width: the rows drawn were re-wrapped, so the way back up is counted again. */
+  resized(): void {
+    if (this.drawn) this.resizedRow = placeAfterResize(this.drawn, this.columns()).row;
+  }
+
+  draw(content: AreaContent): void {
+    const columns = this.columns();
+    const layout = this.layout(content);
+    const below = content.below.map((row) => fitRow(row, columns - 1));
+    const up = this.resizedRow ?? this.drawn?.cursor.row ?? 0;
+    let out = `\r${up > 0 ? `\x1b[${up}A` : ''}\x1b[J`;
+    out += [...layout.rows, ...below].join('\r\n');
+    const back = layout.rows.length + below.length - 1 - layout.cursor.row;
+    out += `\r${back > 0 ? `\x1b[${back}A` : ''}${layout.cursor.column > 0 ? `\x1b[${layout.cursor.column}C` : ''}`;
+    this.output.write(out);
+    this.drawn = layout;
+    this.resizedRow = undefined;
+  }
+
+  /** One row of a menu: a command or a file name, and what it does. */
+  suggestionRow(suggestion: Suggestion, withDescription = true): string {
+    const description = withDescription && suggestion.description ? `  ${this.dim(sanitizeLine(suggestion.description))}` : '';
+    return `  ${sanitizeLine(suggestion.label).padEnd(12)}${description}`;
+  }
+}
+
+/** Cuts a row (which may carry styling) to `columns` visible columns. */
+function fitRow(row: string, columns: number): string {
+  let used = 0;
+  let kept = '';
+  let styling = false;
+  let styled = false;
+  for (const grapheme of graphemes(row)) {
+    if (grapheme === '\x1b') styling = styled = true;
+    if (styling) {
+      kept += grapheme;
+      if (/[a-zA-Z]/.test(grapheme)) styling = false;
+      continue;
+    }
+    used += graphemeWidth(grapheme);
+    if (used > columns) return styled ? `${kept}\x1b[0m` : kept;
+    kept += grapheme;
+  }
+  return kept;
+}

@@ -1,0 +1,326 @@
+import type { LineReader, ReadResult } from '../line-reader.ts';
+import { sanitize, sanitizeLine } from '../sanitize.ts';
+import type { Completer } from './completion.ts';
+import { EditBuffer } from './edit-buffer.ts';
+import { KeyDecoder, type Key } from './keys.ts';
+import { InputArea } from './input-area.ts';
+import { plainDisplay, type Display } from './layout.ts';
+import { PastePlaceholders, withoutReserved } from './paste-placeholders.ts';
+import { enterEditingMode } from './terminal-modes.ts';
+import { TAB_WIDTH } from './text-width.ts';
+
+/** A second Ctrl-C at an empty prompt within this long quits. */
+export const EXIT_CONFIRM_MS = 2_000;
+
+export interface LineEditorOptions {
+  input: NodeJS.ReadStream;
+  output: NodeJS.WriteStream;
+  /** Earlier input, newest first. */
+  history: string[];
+  completer?: Completer;
+  dim?: (text: string) => string;
+  now?: () => number;
+}
+
+interface ActiveRead {
+  prompt: string;
+  /** A prompt for a message (history, type-ahead, newlines, menus), not a question like y/n. */
+  message: boolean;
+  resolve: (result: ReadResult) => void;
+}
+
+/**
+ * The terminal line editor. It holds the terminal in raw mode from creation to close, so keys typed
+ * while a turn runs are never echoed into the answer: they are edited invisibly and each line sent
+ * with Enter waits as the next message (Ctrl-D then ends the session after the turn). Ctrl-C and
+ * Esc while a turn runs reach `onInterrupt` listeners.
+ */
+export class LineEditor implements LineReader {
+  readonly interactive = true;
+  private readonly buffer = new EditBuffer();
+  private readonly decoder = new KeyDecoder();
+  private readonly pastes = new PastePlaceholders();
+  private readonly queue: ReadResult[] = [];
+  private readonly interruptListeners = new Set<() => void>();
+  private readonly restore: () => void;
+  private readonly now: () => number;
+  private readonly dim: (text: string) => string;
+  private historyEntries: string[];
+  private historyIndex = -1;
+  private draft = '';
+  private active: ActiveRead | undefined;
+  /** What the message prompt held when a question interrupted it. */
+  private stashed: { text: string; cursor: number } | undefined;
+  private readonly area: InputArea;
+  private hints: string[] = [];
+  private exitArmedAt = Number.NEGATIVE_INFINITY;
+  private closed = false;
+
+  constructor(private readonly options: LineEditorOptions) {
+    this.historyEntries = [...options.history];
+    this.now = options.now ?? Date.now;
+    this.dim = options.dim ?? ((text) => text);
+    this.area = new InputArea(options.output, this.dim);
+    this.restore = enterEditingMode(options.input, options.output);
+    options.input.setEncoding('utf8');
+    options.input.on('data', this.onData);
+    options.output.on('resize', this.onResize);
+    process.on('SIGINT', this.onSigint);
+    options.input.resume();
+  }
+
+  get history(): readonly string[] {
+    return this.historyEntries;
+  }
+
+  /** Ctrl-C or Esc while no message is being typed (a turn runs). Returns the unsubscribe. */
+  onInterrupt(handler: () => void): () => void {
+    this.interruptListeners.add(handler);
+    return () => this.interruptListeners.delete(handler);
+  }
+
+  read(prompt: string, options: { remember?: boolean } = {}): Promise<ReadResult> {
+    const message = options.remember !== false;
+    if (message) {
+      const queued = this.queue.shift();
+      if (queued) {
+        if (queued.kind === 'line') {
+          this.write(`${prompt}${sanitize(queued.line)}${this.dim('  · queued')}\n`);
+          this.remember(queued.line);
+        }
+        return Promise.resolve(queued);
+      }
+    } else {
+      this.stashed = { text: this.buffer.text, cursor: this.buffer.cursor };
+      this.buffer.set('');
+    }
+    if (this.closed) return Promise.resolve({ kind: 'eof' });
+    return new Promise((resolve) => {
+      this.active = { prompt, message, resolve };
+      this.area.reset();
+      this.draw();
+    });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.options.input.off('data', this.onData);
+    this.options.output.off('resize', this.onResize);
+    process.off('SIGINT', this.onSigint);
+    this.options.input.pause();
+    this.restore();
+    this.active?.resolve({ kind: 'eof' });
+  }
+
+  /** Feeds raw terminal input; the stream's data events come here (tests may call it directly). */
+  readonly onData = (chunk: string | Buffer): void => {
+    for (const key of this.decoder.decode(String(chunk))) {
+      if (this.active) this.handle(key, this.active);
+      else this.typeAhead(key);
+    }
+  };
+
+  private readonly onSigint = () => this.onData('\x03');
+
+  private readonly onResize = () => {
+    if (!this.active) return;
+    this.area.resized();
+    this.draw();
+  };
+
+  /** Keys while a turn runs: edited without drawing; Enter queues the line. */
+  private typeAhead(key: Key): void {
+    if (key.kind === 'key' && (key.name === 'interrupt' || key.name === 'escape')) {
+      for (const listener of [...this.interruptListeners]) listener();
+      return;
+    }
+    if (key.kind === 'key' && key.name === 'return') {
+      if (this.continueLine()) return;
+      const line = this.take();
+      if (line.trim() !== '') this.queue.push({ kind: 'line', line });
+      return;
+    }
+    if (key.kind === 'key' && key.name === 'end-of-input' && this.buffer.text === '') {
+      this.queue.push({ kind: 'eof' });
+      return;
+    }
+    this.edit(key, true);
+  }
+
+  private handle(key: Key, read: ActiveRead): void {
+    this.hints = [];
+    if (key.kind === 'key') {
+      switch (key.name) {
+        case 'return':
+          if (read.message && this.continueLine()) break;
+          return this.finish(read, { kind: 'line', line: this.pastes.expand(this.buffer.text) });
+        case 'end-of-input':
+          if (this.buffer.text !== '') this.buffer.deleteForward();
+          else return this.finish(read, { kind: 'eof' });
+          break;
+        case 'interrupt':
+          if (!read.message) return this.finish(read, { kind: 'interrupt', hadText: this.buffer.text !== '' });
+          if (this.buffer.text !== '') {
+            this.take();
+            break;
+          }
+          if (this.now() - this.exitArmedAt < EXIT_CONFIRM_MS) return this.finish(read, { kind: 'interrupt', hadText: false });
+          this.exitArmedAt = this.now();
+          this.hints = [this.dim('Press Ctrl-C again to exit')];
+          break;
+        case 'escape':
+          // At a question Esc backs out like Ctrl-C; at the message prompt it only closes what is shown under it.
+          if (!read.message) return this.finish(read, { kind: 'interrupt', hadText: this.buffer.text !== '' });
+          break;
+        case 'clear-screen':
+          this.write('\x1b[H\x1b[2J\x1b[3J');
+          this.area.reset();
+          break;
+        case 'up':
+        case 'down':
+          this.moveVertically(key.name, read);
+          break;
+        case 'tab':
+          this.completeAtCursor(read);
+          break;
+        default:
+          this.edit(key, read.message);
+      }
+    } else this.edit(key, read.message);
+    if (key.kind !== 'key' || key.name !== 'interrupt') this.exitArmedAt = Number.NEGATIVE_INFINITY;
+    this.draw();
+  }
+
+  /** Editing keys shared by the visible prompt and invisible type-ahead. */
+  private edit(key: Key, multiline: boolean): void {
+    if (key.kind === 'text') return this.buffer.insert(withoutReserved(key.text));
+    if (key.kind === 'paste') {
+      const pasted = this.pastes.add(key.text);
+      return this.buffer.insert(multiline ? pasted : pasted.replace(/\n/g, ' '));
+    }
+    const buffer = this.buffer;
+    const actions: Partial<Record<typeof key.name, () => void>> = {
+      newline: () => multiline && buffer.insert('\n'),
+      backspace: () => buffer.backspace(),
+      delete: () => buffer.deleteForward(),
+      'end-of-input': () => buffer.deleteForward(),
+      'delete-word-before': () => buffer.deleteWordBefore(),
+      left: () => buffer.left(),
+      right: () => buffer.right(),
+      home: () => buffer.home(),
+      end: () => buffer.end(),
+      'word-left': () => buffer.wordLeft(),
+      'word-right': () => buffer.wordRight(),
+      'kill-before': () => buffer.killBefore(),
+      'kill-after': () => buffer.killAfter(),
+    };
+    actions[key.name]?.();
+  }
+
+  /** `\` + Enter: the backslash becomes a newline instead of sending. */
+  private continueLine(): boolean {
+    const { text, cursor } = this.buffer;
+    if (cursor === 0 || text[cursor - 1] !== '\\') return false;
+    this.buffer.set(text.slice(0, cursor - 1) + text.slice(cursor), cursor - 1);
+    this.buffer.insert('\n');
+    return true;
+  }
+
+  /**
+   * Empties the buffer and gives back the message it held, pastes put back. A question keeps the
+   * pastes: the message it interrupted may still hold some.
+   */
+  private take(forgetPastes = true): string {
+    const line = this.pastes.expand(this.buffer.text);
+    this.buffer.set('');
+    if (forgetPastes) this.pastes.clear();
+    this.historyIndex = -1;
+    return line;
+  }
+
+  private finish(read: ActiveRead, result: ReadResult): void {
+    this.hints = [];
+    this.buffer.cursor = this.buffer.text.length;
+    this.draw();
+    this.take(read.message);
+    this.write('\r\n');
+    this.area.reset();
+    this.active = undefined;
+    if (read.message && result.kind === 'line') this.remember(result.line);
+    if (!read.message && this.stashed) {
+      this.buffer.set(this.stashed.text, this.stashed.cursor);
+      this.stashed = undefined;
+    }
+    read.resolve(result);
+  }
+
+  private remember(line: string): void {
+    if (line.trim() !== '' && this.historyEntries[0] !== line) this.historyEntries = [line, ...this.historyEntries].slice(0, 500);
+  }
+
+  private moveVertically(direction: 'up' | 'down', read: ActiveRead): void {
+    const layout = this.area.layout(this.content(read));
+    const { row, column } = layout.cursor;
+    const first = layout.places.get(0)!.row;
+    const last = layout.places.get(this.buffer.text.length)!.row;
+    const target = direction === 'up' ? row - 1 : row + 1;
+    if (target >= first && target <= last) {
+      let best: number | undefined;
+      for (const [index, place] of layout.places) {
+        if (place.row !== target) continue;
+        if (best === undefined || place.column <= column) best = index;
+      }
+      if (best !== undefined) this.buffer.cursor = best;
+      return;
+    }
+    if (!read.message) return;
+    const next = this.historyIndex + (direction === 'up' ? 1 : -1);
+    if (next < -1 || next >= this.historyEntries.length) return;
+    if (this.historyIndex === -1) this.draft = this.buffer.text;
+    this.historyIndex = next;
+    const text = next === -1 ? this.draft : this.historyEntries[next]!;
+    // Up lands at the end of the older entry; down at the start of its first line, to keep going down.
+    this.buffer.set(text, direction === 'up' || next === -1 ? text.length : 0);
+  }
+
+  private completeAtCursor(read: ActiveRead): void {
+    const completer = this.options.completer;
+    if (!completer || !read.message) return;
+    const { text, cursor } = this.buffer;
+    void completer.complete(text, cursor).then((completion) => {
+      if (!completion || this.active !== read || this.buffer.text !== text || this.buffer.cursor !== cursor) return;
+      this.buffer.set(text.slice(0, completion.from) + completion.text + text.slice(completion.to), completion.from + completion.text.length);
+      this.hints = completion.suggestions.map((suggestion) => this.area.suggestionRow(suggestion, false));
+      this.draw();
+    });
+  }
+
+  private readonly display: Display = (grapheme) => {
+    const label = this.pastes.label(grapheme);
+    if (label !== undefined) return { text: this.dim(label), width: label.length };
+    if (grapheme === '\t') return { text: ' '.repeat(TAB_WIDTH), width: TAB_WIDTH };
+    const safe = sanitizeLine(grapheme);
+    return safe === grapheme ? plainDisplay(grapheme) : { text: safe, width: [...safe].length };
+  };
+
+  private content(read: ActiveRead) {
+    return { prompt: read.prompt, text: this.buffer.text, cursor: this.buffer.cursor, display: this.display };
+  }
+
+  /** Redraws the prompt, the text and the rows under it in place, the cursor where it belongs. */
+  private draw(): void {
+    const read = this.active;
+    if (!read) return;
+    const completer = this.options.completer;
+    const below =
+      this.hints.length > 0 || !read.message || !completer
+        ? this.hints
+        : completer.suggest(this.buffer.text, this.buffer.cursor).map((suggestion) => this.area.suggestionRow(suggestion));
+    this.area.draw({ ...this.content(read), below });
+  }
+
+  private write(text: string): void {
+    this.options.output.write(text);
+  }
+}

@@ -1,0 +1,40 @@
+import { writeSync } from 'node:fs';
+
+const BRACKETED_PASTE_ON = '\x1b[?2004h';
+const BRACKETED_PASTE_OFF = '\x1b[?2004l';
+const RESTORING_SIGNALS = ['SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Puts a terminal in raw mode with bracketed paste for the editor, and makes sure both are undone
+ * however the process ends: a normal return, `process.exit`, an uncaught error (the `exit` event), or
+ * SIGTERM/SIGHUP (undone, then the signal is re-raised so the exit status stays the signal's).
+ * Returns the function that undoes them; calling it twice is harmless.
+ */
+export function enterEditingMode(input: NodeJS.ReadStream, output: NodeJS.WriteStream): () => void {
+  let restored = false;
+  const fd = (output as { fd?: unknown }).fd;
+  const restore = (exiting = false) => {
+    if (restored) return;
+    restored = true;
+    process.off('exit', onExit);
+    for (const signal of RESTORING_SIGNALS) process.off(signal, onSignal);
+    try {
+      // While the process exits, only a synchronous write is sure to reach the terminal.
+      if (exiting && typeof fd === 'number') writeSync(fd, BRACKETED_PASTE_OFF);
+      else output.write(BRACKETED_PASTE_OFF);
+      input.setRawMode(false);
+    } catch {
+      // The terminal is gone; nothing to restore.
+    }
+  };
+  const onExit = () => restore(true);
+  const onSignal = (signal: NodeJS.Signals) => {
+    restore(true);
+    process.kill(process.pid, signal);
+  };
+  input.setRawMode(true);
+  output.write(BRACKETED_PASTE_ON);
+  process.on('exit', onExit);
+  for (const signal of RESTORING_SIGNALS) process.on(signal, onSignal);
+  return () => restore();
+}
