@@ -6,11 +6,14 @@ import { isCompactionSummary } from './agent/context-window.ts';
 import { Conversation } from './agent/conversation.ts';
 import { addUsage, emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from './agent/events.ts';
 import { buildInstructions } from './agent/instructions.ts';
+import { ToolProgressChannel } from './agent/tool-progress-channel.ts';
 import { runTurn, type ApprovalPolicy, type ApprovalRequest } from './agent/run-turn.ts';
 import { createModel, providerContext } from './providers/create-model.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
 import { createTools } from './tools/index.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
+import { describeEdit, type EditFileInput } from './tools/files/edit-file.ts';
+import { describeCommand, RUN_COMMAND_SDK_TIMEOUT_MS, type RunCommandInput } from './tools/shell/run-command.ts';
 import { formatCall } from './ui/render.ts';
 
 /** Past this share of the room for history, the history is compacted before the next turn. */
@@ -56,11 +59,13 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   if (!config.debug) (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
   let modelName = config.model;
   let model: LanguageModel = createModel(config);
+  const progress = new ToolProgressChannel();
   const tools = createTools({
     workspaceRoot: config.cwd,
     weather: config.weather,
     secretPatterns: config.secretPatterns,
     toolTimeoutMs: config.toolTimeoutSeconds * 1000,
+    onProgress: progress.report,
   });
   const toolNames = Object.keys(tools);
   const instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames });
@@ -110,7 +115,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       const result = await compact(undefined, signal);
       yield { type: 'notice', message: result.ok ? '(older turns summarised)' : `(${result.message})` };
     }
-    const stopReason = yield* runTurn({
+    const stopReason = yield* progress.merge(runTurn({
       model,
       tools,
       instructions,
@@ -119,6 +124,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3 },
       stepTimeoutMs: config.timeoutSeconds * 1000,
       toolTimeoutMs: config.toolTimeoutSeconds * 1000,
+      toolTimeoutOverrides: { run_commandMs: Math.max(RUN_COMMAND_SDK_TIMEOUT_MS, config.toolTimeoutSeconds * 1000) },
       maxRetries: config.maxRetries,
       abortSignal: signal,
       approval,
@@ -129,7 +135,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
         session.appendUsage(usage);
         sessionUsage = addUsage(sessionUsage, usage);
       },
-    });
+    }));
     return stopReason;
   }
 
@@ -148,10 +154,18 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     windowTokens: config.contextTokens,
     runTurn: turn,
     compact,
-    describeCall: async (request) =>
-      request.toolName === 'write_file'
-        ? describeWrite(config.cwd, request.input as WriteFileInput, { secretPatterns: config.secretPatterns })
-        : { summary: formatCall(request.toolName, request.input), preview: '' },
+    describeCall: async (request) => {
+      switch (request.toolName) {
+        case 'write_file':
+          return describeWrite(config.cwd, request.input as WriteFileInput, { secretPatterns: config.secretPatterns });
+        case 'edit_file':
+          return describeEdit(config.cwd, request.input as EditFileInput, { secretPatterns: config.secretPatterns });
+        case 'run_command':
+          return describeCommand(config.cwd, request.input as RunCommandInput);
+        default:
+          return { summary: formatCall(request.toolName, request.input), preview: '' };
+      }
+    },
     clear() {
       session.close();
       session = newSession();

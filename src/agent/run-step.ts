@@ -81,7 +81,7 @@ export async function* runStep(
     messages,
     maxRetries: options.maxRetries,
     abortSignal: options.abortSignal,
-    timeout: { stepMs: options.stepTimeoutMs, toolMs: options.toolTimeoutMs },
+    timeout: { stepMs: options.stepTimeoutMs, toolMs: options.toolTimeoutMs, tools: options.toolTimeoutOverrides },
     toolApproval: ({ toolCall }) => {
       if (toolCall.invalid) return undefined;
       if (detector.record(toolCall.toolName, toolCall.input)) {

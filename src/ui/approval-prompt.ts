@@ -48,8 +48,8 @@ export class InteractiveApproval implements ApprovalPolicy {
     const scope = approvalScopeOf(request.toolName, request.input, this.extraScopes);
     this.show(description);
     while (true) {
-      const always = scope?.alwaysLabel ?? 'this session';
-      const answer = await this.reader.read(`${description.summary}? [y]es / [n]o / [a]lways ${always} › `, {
+      const always = scope?.oneTime ? '' : ` / [a]lways ${scope?.alwaysLabel ?? 'this session'}`;
+      const answer = await this.reader.read(`${description.summary}? [y]es / [n]o${always} › `, {
         remember: false,
       });
       if (answer.kind === 'interrupt') {
@@ -62,7 +62,7 @@ export class InteractiveApproval implements ApprovalPolicy {
       if (['n', 'no', '否', '不'].includes(word)) {
         return { approved: false, reason: 'The user said no to this call; nothing was changed. Ask them what they want instead.' };
       }
-      if (['a', 'always', '总是'].includes(word)) {
+      if (['a', 'always', '总是'].includes(word) && !scope?.oneTime) {
         this.always.add(scope?.key ?? request.toolName);
         return { approved: true };
       }
