@@ -34,7 +34,7 @@ export interface Runtime {
   /** Runs one user turn on the conversation; never throws. Compacts first when the history is nearly full. */
   runTurn(text: string, signal: AbortSignal, approval: ApprovalPolicy): AsyncGenerator<AgentEvent, StopReason>;
   /** What the user sees before approving a call: a summary line and a preview. */
-  describeCall(request: ApprovalRequest): Promise<{ summary: string; preview: string }>;
+  describeCall(request: ApprovalRequest): Promise<{ summary: string; preview: string; previewFormat?: 'diff' }>;
   /** Replaces the history with a summary of it. Never throws. */
   compact(focus: string | undefined, signal: AbortSignal): Promise<CompactResult>;
   /** Starts a new session with the same settings. */

@@ -3,7 +3,14 @@ import { approvalScopeOf, type ApprovalScopeResolver } from '../tools/approval-s
 import type { LineReader } from './line-reader.ts';
 
 /** What the user is shown before saying yes or no. */
-export type DescribeCall = (request: ApprovalRequest) => Promise<{ summary: string; preview: string }>;
+export type DescribeCall = (request: ApprovalRequest) => Promise<CallDescription>;
+
+/** A call as the approval question shows it; `previewFormat: 'diff'` lets the terminal colour a unified diff. */
+export interface CallDescription {
+  summary: string;
+  preview: string;
+  previewFormat?: 'diff';
+}
 
 /** Print mode: nobody to ask, so a call that needs approval runs only with --yes. */
 export function nonInteractiveApproval(yes: boolean, extraScopes?: ApprovalScopeResolver): ApprovalPolicy {
@@ -29,7 +36,7 @@ export class InteractiveApproval implements ApprovalPolicy {
 
   constructor(
     private readonly reader: LineReader,
-    private readonly show: (lines: { summary: string; preview: string }) => void,
+    private readonly show: (lines: CallDescription) => void,
     private readonly describe: DescribeCall,
     private readonly yes: boolean,
     /** Called when the user presses Ctrl-C at the question: the turn should stop. */

@@ -5,6 +5,7 @@ import { InteractiveApproval } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
 import { runSlashCommand } from './slash-commands.ts';
+import { formatPreview } from './preview-view.ts';
 
 export interface ReplOptions {
   config: Config;
@@ -54,8 +55,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     const runtime = await (runtimePromise ??= options.loadRuntime());
     const approval = new InteractiveApproval(
       reader,
-      ({ preview }) => {
-        if (preview) print(colour.dim(preview.replace(/^/gm, '  │ ')));
+      (description) => {
+        if (description.preview) print(formatPreview(description, colour));
       },
       (request) => runtime.describeCall(request),
       options.config.yes,
