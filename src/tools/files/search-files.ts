@@ -166,7 +166,7 @@ function formatResult(
   const notes: string[] = [];
   const more = collected.matches.length > shown.length || cutForLength;
   if (more) {
-    notes.push(`[showing the first ${countOf(lines.length, 'match')}; there are more. Narrow the pattern, path or glob to see the rest]`);
+    notes.push(`[showing the first ${matchCount(lines.length)}; there are more. Narrow the pattern, path or glob to see the rest]`);
   }
   if (collected.stuckIn !== undefined) {
     notes.push(
@@ -185,6 +185,10 @@ function formatResult(
       ? `No matches for /${input.pattern}/${input.ignore_case ? 'i' : ''} in ${place} before the search was stopped.`
       : lines.length === 0
       ? `No matches for /${input.pattern}/${input.ignore_case ? 'i' : ''} in ${place} (${countOf(done?.searched ?? fileCount, 'file')} searched${input.glob ? `, glob ${input.glob}` : ''}).`
-      : `${countOf(lines.length, 'match')}${more ? '+' : ''} for /${input.pattern}/${input.ignore_case ? 'i' : ''} in ${place}:`;
+      : `${matchCount(lines.length)}${more ? '+' : ''} for /${input.pattern}/${input.ignore_case ? 'i' : ''} in ${place}:`;
   return [header, ...lines, ...notes].join('\n');
+}
+
+function matchCount(count: number): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? 'match' : 'matches'}`;
 }
