@@ -28,6 +28,7 @@ const MAX_LINE_CHARS = 200;
 const MAX_FILES = 20_000;
 const MAX_FILE_BYTES = 2_000_000;
 const DEFAULT_TIME_LIMIT_MS = 10_000;
+const WORKER_START_MS = 15_000;
 /** The built worker, or, when running from the TypeScript source, a starter that registers tsx in the thread first. */
 const WORKER_URL = new URL(
   path.extname(fileURLToPath(import.meta.url)) === '.ts' ? './search-worker-from-source.mjs' : './search-worker.js',
@@ -123,14 +124,22 @@ function runWorker(job: SearchJob, timeLimitMs: number, abortSignal: AbortSignal
       void worker.terminate();
       outcome();
     };
-    const timer = setTimeout(() => {
+    const stopForTime = () => {
       collected.stuckIn = job.files[current]?.displayPath;
       finish(() => resolve(collected));
-    }, timeLimitMs);
+    };
+    // The bound is on matching: starting a thread can take a while on a busy machine and is not the pattern's fault.
+    let timer = setTimeout(() => finish(() => reject(new Error('the search could not start (no worker thread); try again'))), WORKER_START_MS);
+    let matching = false;
     const onAbort = () => finish(() => reject(abortSignal?.reason instanceof Error ? abortSignal.reason : new Error('The search was interrupted.')));
     if (abortSignal?.aborted) return onAbort();
     abortSignal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (message: SearchMessage) => {
+      if (!matching) {
+        matching = true;
+        clearTimeout(timer);
+        timer = setTimeout(stopForTime, timeLimitMs);
+      }
       if (message.type === 'file') current = message.index;
       else if (message.type === 'match') collected.matches.push(message);
       else {

@@ -64,7 +64,8 @@ describe('search_files', { timeout: 30_000 }, () => {
     const started = Date.now();
     const result = await search({ pattern: '(a+)+$', path: 'slow.txt' }, 500);
     const elapsed = Date.now() - started;
-    assert.ok(elapsed < 3_000, `took ${elapsed} ms`);
+    // The bound is on matching; starting the worker thread on a busy machine comes on top.
+    assert.ok(elapsed < 8_000, `took ${elapsed} ms`);
     assert.match(result, /stopped after 0\.5 s while matching slow\.txt/);
     assert.match(result, /backtracks catastrophically/);
   });
