@@ -16,6 +16,9 @@ import { describeEdit, type EditFileInput } from './tools/files/edit-file.ts';
 import { describeCommand, RUN_COMMAND_SDK_TIMEOUT_MS, type RunCommandInput } from './tools/shell/run-command.ts';
 import { formatCall } from './ui/render.ts';
 
+/** A command may run for up to 10 minutes: longer than a model step may take. */
+const RUNS_BETWEEN_STEPS: ReadonlySet<string> = new Set(['run_command']);
+
 /** Past this share of the room for history, the history is compacted before the next turn. */
 const AUTO_COMPACT_SHARE = 0.8;
 
@@ -125,6 +128,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       stepTimeoutMs: config.timeoutSeconds * 1000,
       toolTimeoutMs: config.toolTimeoutSeconds * 1000,
       toolTimeoutOverrides: { run_commandMs: Math.max(RUN_COMMAND_SDK_TIMEOUT_MS, config.toolTimeoutSeconds * 1000) },
+      runBetweenSteps: RUNS_BETWEEN_STEPS,
       maxRetries: config.maxRetries,
       abortSignal: signal,
       approval,

@@ -28,6 +28,8 @@ const allowedWorkspace = tempWorkspace();
 const allowed = print(allowedWorkspace, ['--yes', 'touch it'], commandTurn(run('call_touch', 'touch ran.txt; echo made it')));
 const bigOutput = print(tempWorkspace(), ['--yes', 'print a lot'], commandTurn(run('call_big', 'yes "a line of output that goes on" | head -c 1000000; echo; echo THE-END')));
 const environment = print(tempWorkspace(), ['--yes', 'show env'], commandTurn(run('call_env', 'env')));
+// A model step may take 1 s here; the allowed command takes longer and must still finish.
+const longerThanStep = print(tempWorkspace(), ['--yes', 'wait'], commandTurn(run('call_wait', 'sleep 2; echo slept', 10)), { SYLVAN_TIMEOUT: '1' });
 const timedOut = print(tempWorkspace(), ['--yes', 'sleep'], commandTurn(run('call_sleep', 'echo "group $$"; sleep 100', 1)));
 
 const searchWorkspace = tempWorkspace();
@@ -79,6 +81,14 @@ describe('run_command through the CLI (print mode)', { timeout: 60_000 }, () => 
       assert.ok(!output.includes(secret), `${secret} reached the model`);
     }
     for (const request of server.requests) assert.ok(!request.rawBody.includes(KEY), 'the key is in a request body');
+  });
+
+  test('an allowed command is bounded by its own timeout, not by the model step timeout', async () => {
+    const { server, result } = await longerThanStep;
+    assert.equal(result.code, 0, result.stderr);
+    assertEveryRequestValid(server);
+    assert.match(toolResultText(requestAt(server, 1), 'call_wait'), /^exit code 0 \([\d.]+ s\)\nstdout:\nslept$/);
+    assert.equal(result.stdout, 'done.\n');
   });
 
   test('sleep 100 is stopped at its 1 s timeout, the model is told, and no process of it is left', async () => {
