@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { BoundedOutput } from './bounded-output.ts';
@@ -93,10 +94,14 @@ async function runCommand(
     progressTimer = undefined;
     options.onProgress?.(toolCallId, latest.text());
   };
-  const onData = (target: BoundedOutput) => (chunk: Buffer) => {
-    target.add(chunk);
-    latest.add(chunk.toString('utf8'));
-    if (options.onProgress && progressTimer === undefined) progressTimer = setTimeout(flushProgress, PROGRESS_INTERVAL_MS);
+  const onData = (target: BoundedOutput) => {
+    // A character split between two chunks must not show as garbage in the live view.
+    const decoder = new StringDecoder('utf8');
+    return (chunk: Buffer) => {
+      target.add(chunk);
+      latest.add(decoder.write(chunk));
+      if (options.onProgress && progressTimer === undefined) progressTimer = setTimeout(flushProgress, PROGRESS_INTERVAL_MS);
+    };
   };
   child.stdout?.on('data', onData(stdout));
   child.stderr?.on('data', onData(stderr));
