@@ -46,11 +46,9 @@ interface PlannedEdit {
 export function createEditFileTool(options: WorkspaceToolOptions) {
   return tool({
     description:
-      'Edit a text file in the workspace by exact replacement: old_text must appear in the file exactly as given ' +
-      '(same whitespace and indentation; copy it from read_file output without the line-number prefix). ' +
-      'It must match once, unless replace_all is true; quote enough surrounding lines to make it unique. ' +
-      'Prefer this to write_file for changing part of an existing file. The user approves each edit after seeing the diff. ' +
-      'Line endings and encoding are kept. Secret files such as .env cannot be edited.',
+      'Replace exact text in a workspace file. old_text must match exactly (whitespace too; copy from read_file without the ' +
+      'line numbers) and only once unless replace_all is true: quote surrounding lines to make it unique. Prefer this to ' +
+      'write_file for changing part of a file. The user approves the diff. Line endings and encoding are kept.',
     inputSchema: z.object({
       path: z.string().min(1).describe('File path relative to the workspace root, e.g. "src/index.ts".'),
       old_text: z.string().describe('The exact text to replace.'),

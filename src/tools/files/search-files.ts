@@ -52,11 +52,9 @@ interface Collected {
 export function createSearchFilesTool(options: SearchFilesOptions) {
   return tool({
     description:
-      'Search the contents of the workspace files with a regular expression (JavaScript syntax, matched line by line) and ' +
-      'return matching lines as "file:line: text". Use it to find where something is defined or used before reading or editing. ' +
-      'Files listed in .gitignore, .git, node_modules, binary files and secret files are skipped. ' +
-      'Narrow with path (a folder or file) and glob (e.g. "*.ts" or "src/**/*.md"). ' +
-      `At most ${MAX_SHOWN_MATCHES} matches are shown; escape regex characters such as ( [ . * to search for them literally.`,
+      'Search workspace file contents with a JavaScript regular expression, line by line; returns "file:line: text". ' +
+      'Skips files in .gitignore, .git, node_modules, binaries and secret files. Narrow with path (a folder or file) and glob ' +
+      `(e.g. "*.ts"). At most ${MAX_SHOWN_MATCHES} matches; escape ( [ . * to match them literally.`,
     inputSchema: z.object({
       pattern: z.string().min(1).describe('Regular expression, e.g. "function\\\\s+main" or "TODO".'),
       path: z.string().optional().describe('Folder or file to search, relative to the workspace root (default: everything).'),

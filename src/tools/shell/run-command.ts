@@ -55,13 +55,10 @@ type Ending =
 export function createRunCommandTool(options: RunCommandOptions) {
   return tool({
     description:
-      'Run a shell command (bash) in the workspace folder and return its exit code, stdout and stderr. ' +
-      'Use it to run tests, builds, git, linters and other command-line tools instead of telling the user to run them. ' +
-      'The user approves each command. There is no terminal and no input (stdin is empty), so interactive programs, ' +
-      'pagers and prompts will not work: pass flags such as --yes or --no-pager. ' +
-      `Each command stops after timeout_seconds (default ${DEFAULT_TIMEOUT_SECONDS}, at most ${MAX_TIMEOUT_SECONDS}); ` +
-      'processes it starts in the background are stopped when it ends. Long output is cut in the middle. ' +
-      'API keys and tokens are not in its environment.',
+      'Run a shell command (bash) in the workspace; returns exit code, stdout and stderr. Use it for tests, builds, git and other ' +
+      'command-line tools instead of telling the user to run them. The user approves each command. No terminal and empty stdin: ' +
+      `pass flags such as --yes or --no-pager. Stops after timeout_seconds (default ${DEFAULT_TIMEOUT_SECONDS}, at most ${MAX_TIMEOUT_SECONDS}); ` +
+      'background processes end with it. Long output is cut in the middle. No API keys in its environment.',
     inputSchema: z.object({
       command: z.string().min(1).describe('The command line, e.g. "npm test" or "git status --short".'),
       timeout_seconds: z
