@@ -62,7 +62,12 @@ export async function walkUnignored(options: WalkOptions): Promise<WalkResult> {
     let ignored = false;
     for (const { folder, matcher } of rules) {
       const inside = folder === '.' ? relative : relative.slice(folder.length + 1);
-      const verdict = matcher.test(isFolder ? `${inside}/` : inside);
+      let verdict: { ignored: boolean; unignored: boolean };
+      try {
+        verdict = matcher.test(isFolder ? `${inside}/` : inside);
+      } catch {
+        continue; // a name the parser rejects (it refuses some odd paths) is judged by the other rules
+      }
       if (verdict.ignored) ignored = true;
       else if (verdict.unignored) ignored = false;
     }
