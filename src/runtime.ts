@@ -8,12 +8,18 @@ import { addUsage, emptyUsage, type AgentEvent, type StopReason, type TokenUsage
 import { guardDeepToolInput } from './agent/deep-input-guard.ts';
 import { buildInstructions } from './agent/instructions.ts';
 import { redactTurn } from './agent/redact-secrets.ts';
+import { ToolProgressChannel } from './agent/tool-progress-channel.ts';
 import { runTurn, type ApprovalPolicy, type ApprovalRequest } from './agent/run-turn.ts';
 import { createModel, providerContext } from './providers/create-model.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
 import { createTools } from './tools/index.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
+import { describeEdit, type EditFileInput } from './tools/files/edit-file.ts';
+import { describeCommand, RUN_COMMAND_SDK_TIMEOUT_MS, type RunCommandInput } from './tools/shell/run-command.ts';
 import { formatCall } from './ui/render.ts';
+
+/** A command may run for up to 10 minutes: longer than a model step may take. */
+const RUNS_BETWEEN_STEPS: ReadonlySet<string> = new Set(['run_command']);
 
 /** Past this share of the room for history, the history is compacted before the next turn. */
 const AUTO_COMPACT_SHARE = 0.8;
@@ -33,7 +39,7 @@ export interface Runtime {
   /** Runs one user turn on the conversation; never throws. Compacts first when the history is nearly full. */
   runTurn(text: string, signal: AbortSignal, approval: ApprovalPolicy): AsyncGenerator<AgentEvent, StopReason>;
   /** What the user sees before approving a call: a summary line and a preview. */
-  describeCall(request: ApprovalRequest): Promise<{ summary: string; preview: string }>;
+  describeCall(request: ApprovalRequest): Promise<{ summary: string; preview: string; previewFormat?: 'diff' }>;
   /** Replaces the history with a summary of it. Never throws. */
   compact(focus: string | undefined, signal: AbortSignal): Promise<CompactResult>;
   /** Starts a new session with the same settings. */
@@ -58,11 +64,13 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   if (!config.debug) (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
   let modelName = config.model;
   let model: LanguageModel = guardDeepToolInput(createModel(config));
+  const progress = new ToolProgressChannel();
   const tools = createTools({
     workspaceRoot: config.cwd,
     weather: config.weather,
     secretPatterns: config.secretPatterns,
     toolTimeoutMs: config.toolTimeoutSeconds * 1000,
+    onProgress: progress.report,
   });
   const toolNames = Object.keys(tools);
   const instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames });
@@ -122,7 +130,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       const result = await compact(undefined, signal);
       yield { type: 'notice', message: result.ok ? '(older turns summarised)' : `(${result.message})` };
     }
-    const stopReason = yield* runTurn({
+    const stopReason = yield* progress.merge(runTurn({
       model,
       tools,
       instructions,
@@ -131,6 +139,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3 },
       stepTimeoutMs: config.timeoutSeconds * 1000,
       toolTimeoutMs: config.toolTimeoutSeconds * 1000,
+      toolTimeoutOverrides: { run_commandMs: Math.max(RUN_COMMAND_SDK_TIMEOUT_MS, config.toolTimeoutSeconds * 1000) },
+      runBetweenSteps: RUNS_BETWEEN_STEPS,
       maxRetries: config.maxRetries,
       abortSignal: signal,
       approval,
@@ -141,7 +151,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
         session.appendUsage(usage);
         sessionUsage = addUsage(sessionUsage, usage);
       },
-    });
+    }));
     yield* saveFailureNotice();
     return stopReason;
   }
@@ -161,10 +171,18 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     windowTokens: config.contextTokens,
     runTurn: (text, signal, approval) => redactTurn(turn(text, signal, approval), secrets),
     compact,
-    describeCall: async (request) =>
-      request.toolName === 'write_file'
-        ? describeWrite(config.cwd, request.input as WriteFileInput, { secretPatterns: config.secretPatterns })
-        : { summary: formatCall(request.toolName, request.input), preview: '' },
+    describeCall: async (request) => {
+      switch (request.toolName) {
+        case 'write_file':
+          return describeWrite(config.cwd, request.input as WriteFileInput, { secretPatterns: config.secretPatterns });
+        case 'edit_file':
+          return describeEdit(config.cwd, request.input as EditFileInput, { secretPatterns: config.secretPatterns });
+        case 'run_command':
+          return describeCommand(config.cwd, request.input as RunCommandInput);
+        default:
+          return { summary: formatCall(request.toolName, request.input), preview: '' };
+      }
+    },
     clear() {
       session.close();
       session = newSession();

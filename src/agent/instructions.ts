@@ -9,6 +9,9 @@ export function buildInstructions(options: { workspaceRoot: string; toolNames: r
     'Answer in the language the user writes in (Chinese or English). Be concise: short paragraphs, plain text or light Markdown.',
     `You can call tools: ${options.toolNames.join(', ')}. Use a tool whenever the answer depends on facts you cannot know (weather, the current date or time, the files in the workspace) or on exact arithmetic; never guess such facts.`,
     `The workspace is the folder the user started you in: ${options.workspaceRoot}. File paths are relative to it; you cannot reach outside it.`,
+    ...(options.toolNames.includes('run_command')
+      ? ['When the user wants something done in the workspace (run tests or a build, change part of a file, find where something is), do it with run_command, edit_file and search_files instead of telling them what to type; the user approves each command and edit.']
+      : []),
     'When a tool returns an error, read it, and either fix the call or explain the problem to the user. Do not invent a result.',
     'When a tool call is denied by the user, do not retry it; say what you would have done and ask how to proceed.',
     'Do not call the same tool with the same arguments twice in a row; use the result you already have.',

@@ -11,7 +11,8 @@ export interface StepOutcome {
   usage: TokenUsage;
   finishReason: string;
   toolCalls: number;
-  pendingApprovals: { approvalId: string; request: ApprovalRequest }[];
+  /** Calls waiting for a yes; `allowed` ones were allowed already and only run between steps. */
+  pendingApprovals: { approvalId: string; request: ApprovalRequest; allowed?: boolean }[];
   /** Results of calls that were already in the history (approved last step), seen before a failure. */
   lateResults: ModelMessage | undefined;
 }
@@ -70,6 +71,7 @@ export async function* runStep(
   );
   const lateResultParts: Extract<ModelMessage, { role: 'tool' }>['content'] = [];
   const denialReasons = new Map<string, string>();
+  const allowedBetweenSteps = new Set<string>();
   let streamError: unknown;
   let abortReason: unknown;
   let stepStarted = false;
@@ -81,7 +83,7 @@ export async function* runStep(
     messages,
     maxRetries: options.maxRetries,
     abortSignal: options.abortSignal,
-    timeout: { stepMs: options.stepTimeoutMs, toolMs: options.toolTimeoutMs },
+    timeout: { stepMs: options.stepTimeoutMs, toolMs: options.toolTimeoutMs, tools: options.toolTimeoutOverrides },
     toolApproval: ({ toolCall }) => {
       if (toolCall.invalid) return undefined;
       if (detector.record(toolCall.toolName, toolCall.input)) {
@@ -92,7 +94,11 @@ export async function* runStep(
       }
       const decision = options.approval.decide(toolCall.toolName, toolCall.input);
       if (decision === 'ask') return 'user-approval';
-      if (decision === 'allow') return 'approved';
+      if (decision === 'allow') {
+        if (!options.runBetweenSteps?.has(toolCall.toolName)) return 'approved';
+        allowedBetweenSteps.add(toolCall.toolCallId);
+        return 'user-approval';
+      }
       if (decision === 'not-needed') return undefined;
       return { type: 'denied', reason: decision.deny };
     },
@@ -138,6 +144,7 @@ export async function* runStep(
           outcome.pendingApprovals.push({
             approvalId: part.approvalId,
             request: { toolCallId: part.toolCall.toolCallId, toolName: part.toolCall.toolName, input: part.toolCall.input },
+            ...(allowedBetweenSteps.has(part.toolCall.toolCallId) && { allowed: true }),
           });
           break;
         case 'tool-approval-response':

@@ -42,6 +42,13 @@ export interface TurnOptions {
   stepTimeoutMs: number;
   /** Bounds each tool execution; a slow tool's result becomes an error the model reads. */
   toolTimeoutMs: number;
+  /** Per-tool limits that replace `toolTimeoutMs`, keyed `<toolName>Ms` (a command's own timeout may be longer). */
+  toolTimeoutOverrides?: Record<string, number>;
+  /**
+   * Tools whose allowed calls run between steps, as approved ones do, rather than inside the
+   * model's step: a long command is bounded by its own timeout, not by `stepTimeoutMs`.
+   */
+  runBetweenSteps?: ReadonlySet<string>;
   maxRetries: number;
   /** The user's interrupt (Ctrl-C). */
   abortSignal: AbortSignal;
@@ -111,7 +118,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       if (outcome.pendingApprovals.length > 0) {
         const responses: ToolApprovalResponse[] = [];
         for (const pending of outcome.pendingApprovals) {
-          const decision = await askWithAbort(options.approval, pending.request, options.abortSignal);
+          const decision = pending.allowed ? { approved: true } : await askWithAbort(options.approval, pending.request, options.abortSignal);
           if (!decision) {
             yield finish('aborted', 'Interrupted.');
             return 'aborted';

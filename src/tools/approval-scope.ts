@@ -4,6 +4,8 @@
  * Kept light: the REPL loads it at start, before the SDK.
  */
 
+import { commandScope } from './shell/command-scope.ts';
+
 export type ApprovalKind = 'write' | 'edit' | 'command' | 'domain' | 'mcp';
 
 export interface ApprovalScope {
@@ -15,6 +17,8 @@ export interface ApprovalScope {
   key: string;
   /** Completes the question's "[a]lways …" choice, e.g. "this session" or "`npm test …` this session". */
   alwaysLabel: string;
+  /** No "always" is offered: the call is asked every time (a compound shell command). */
+  oneTime?: true;
 }
 
 /** Resolves the scope of one tool's calls; undefined means the call needs no approval. */
@@ -23,6 +27,8 @@ export type ApprovalScopeResolver = (toolName: string, input: unknown) => Approv
 /** The built-in tools that need approval. A family that adds one adds its entry here. */
 const BUILT_IN_SCOPES: Record<string, (input: unknown) => ApprovalScope> = {
   write_file: () => ({ kind: 'write', key: 'write_file', alwaysLabel: 'this session' }),
+  run_command: (input) => ({ kind: 'command', ...commandScope(input) }),
+  edit_file: (input) => ({ kind: 'edit', ...editScope(input) }),
 };
 
 /**
@@ -37,4 +43,11 @@ export function approvalScopeOf(
   const builtIn = BUILT_IN_SCOPES[toolName];
   if (builtIn) return builtIn(input);
   return extra?.(toolName, input);
+}
+
+/** "Always" for an edit covers further edits of the same file this session. */
+function editScope(input: unknown): { key: string; alwaysLabel: string } {
+  const given = (input as { path?: unknown } | null)?.path;
+  const file = typeof given === 'string' ? given.replace(/\\/g, '/').replace(/^(\.\/)+/, '') : '';
+  return { key: `edit:${file}`, alwaysLabel: `edits of ${file} this session` };
 }

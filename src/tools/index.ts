@@ -6,6 +6,9 @@ import { createReadFileTool } from './files/read-file.ts';
 import { createWeatherTool } from './weather/weather.ts';
 import { withTimeoutMessages } from './with-timeout-messages.ts';
 import { createWriteFileTool } from './files/write-file.ts';
+import { createEditFileTool } from './files/edit-file.ts';
+import { createSearchFilesTool } from './files/search-files.ts';
+import { createRunCommandTool } from './shell/run-command.ts';
 
 export interface ToolContext {
   /** The folder Sylvan was started in; file tools never leave it. */
@@ -15,6 +18,8 @@ export interface ToolContext {
   /** The limit the SDK enforces per tool call; named in the error the model reads. */
   toolTimeoutMs: number;
   fetch?: typeof fetch;
+  /** Where running tools report live output (a command's latest lines) for the user. */
+  onProgress?: (toolCallId: string, toolName: string, text: string) => void;
 }
 
 /** The registry: every tool the model can call, made for this workspace. */
@@ -27,6 +32,12 @@ export function createTools(context: ToolContext) {
     read_file: createReadFileTool(workspace),
     list_files: createListFilesTool(workspace),
     write_file: createWriteFileTool(workspace),
+    edit_file: createEditFileTool(workspace),
+    search_files: createSearchFilesTool(workspace),
+    run_command: createRunCommandTool({
+      workspaceRoot: context.workspaceRoot,
+      onProgress: context.onProgress && ((toolCallId, text) => context.onProgress?.(toolCallId, 'run_command', text)),
+    }),
   } satisfies ToolSet;
   return withTimeoutMessages(tools, context.toolTimeoutMs);
 }

@@ -3,7 +3,14 @@ import { approvalScopeOf, type ApprovalScopeResolver } from '../tools/approval-s
 import type { LineReader } from './line-reader.ts';
 
 /** What the user is shown before saying yes or no. */
-export type DescribeCall = (request: ApprovalRequest) => Promise<{ summary: string; preview: string }>;
+export type DescribeCall = (request: ApprovalRequest) => Promise<CallDescription>;
+
+/** A call as the approval question shows it; `previewFormat: 'diff'` lets the terminal colour a unified diff. */
+export interface CallDescription {
+  summary: string;
+  preview: string;
+  previewFormat?: 'diff';
+}
 
 /** Print mode: nobody to ask, so a call that needs approval runs only with --yes. */
 export function nonInteractiveApproval(yes: boolean, extraScopes?: ApprovalScopeResolver): ApprovalPolicy {
@@ -46,7 +53,7 @@ export class InteractiveApproval implements ApprovalPolicy {
 
   constructor(
     private readonly reader: LineReader,
-    private readonly show: (lines: { summary: string; preview: string }) => void,
+    private readonly show: (lines: CallDescription) => void,
     private readonly describe: DescribeCall,
     private readonly yes: boolean,
     /** Called when the user presses Ctrl-C at the question: the turn should stop. */
@@ -65,8 +72,8 @@ export class InteractiveApproval implements ApprovalPolicy {
     const scope = approvalScopeOf(request.toolName, request.input, this.extraScopes);
     this.show(description);
     while (true) {
-      const always = scope?.alwaysLabel ?? 'this session';
-      const answer = await this.reader.read(`${description.summary}? [y]es / [n]o / [a]lways ${always} › `, {
+      const always = scope?.oneTime ? '' : ` / [a]lways ${scope?.alwaysLabel ?? 'this session'}`;
+      const answer = await this.reader.read(`${description.summary}? [y]es / [n]o${always} › `, {
         remember: false,
       });
       if (answer.kind === 'interrupt') {
@@ -79,7 +86,7 @@ export class InteractiveApproval implements ApprovalPolicy {
       if (['n', 'no', '否', '不'].includes(word)) {
         return { approved: false, reason: 'The user said no to this call; nothing was changed. Ask them what they want instead.' };
       }
-      if (['a', 'always', '总是'].includes(word)) {
+      if (['a', 'always', '总是'].includes(word) && !scope?.oneTime) {
         this.always.add(scope?.key ?? request.toolName);
         return { approved: true };
       }

@@ -2,6 +2,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type { AgentEvent, TokenUsage } from '../agent/events.ts';
 import { isDenseCodePoint } from '../agent/token-estimate.ts';
 import { previewValue } from './preview-value.ts';
+import { sanitizeLine } from './sanitize.ts';
 
 /** A stream the renderer writes to: stdout, stderr, or a test's buffer. */
 export interface Output {
@@ -22,6 +23,8 @@ export function chalkFor(output: Output, environment: NodeJS.ProcessEnv = proces
 }
 
 const MAX_SUMMARY = 160;
+/** How many of a running command's latest lines are shown under its call. */
+const PROGRESS_LINES = 3;
 
 /** Terminal columns of one character: CJK, full-width forms and emoji take two. */
 function columnsOf(character: string): number {
@@ -89,6 +92,8 @@ export class EventRenderer {
   /** A line of reasoning is being written on the activity stream. */
   private reasoningOpen = false;
   private readonly sameStream: boolean;
+  /** Lines of a running tool's live output drawn last; erased before anything else is written. */
+  private progressLines = 0;
 
   constructor(
     private readonly text: Output,
@@ -100,6 +105,7 @@ export class EventRenderer {
 
   render(event: AgentEvent): void {
     const dim = this.activityColour.dim;
+    if (event.type !== 'tool-progress') this.eraseProgress();
     switch (event.type) {
       case 'text-delta':
         this.writeText(event.text);
@@ -125,6 +131,9 @@ export class EventRenderer {
         break;
       case 'notice':
         this.activityLine(dim(event.message));
+        break;
+      case 'tool-progress':
+        this.drawProgress(event.text);
         break;
       case 'turn-end':
         this.endReasoning();
@@ -171,6 +180,23 @@ export class EventRenderer {
     this.endReasoning();
     this.endText();
     this.activity.write(`${line}\n`);
+  }
+
+  /** A running tool's latest lines, dimmed, redrawn in place; only on a terminal (a pipe gets the result alone). */
+  private drawProgress(text: string): void {
+    if (this.activity.isTTY !== true) return;
+    this.eraseProgress();
+    this.endReasoning();
+    this.endText();
+    const lines = text.split('\n').slice(-PROGRESS_LINES).map((line) => sanitizeLine(oneLine(line, this.width() - 6)));
+    for (const line of lines) this.activity.write(`${this.activityColour.dim(`  │ ${line}`)}\n`);
+    this.progressLines = lines.length;
+  }
+
+  private eraseProgress(): void {
+    if (this.progressLines === 0) return;
+    this.activity.write(`\x1b[${this.progressLines}A\r\x1b[J`);
+    this.progressLines = 0;
   }
 
   private width(): number {

@@ -6,6 +6,7 @@ import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
 import { sanitizeLine } from './sanitize.ts';
 import { runSlashCommand } from './slash-commands.ts';
+import { formatPreview } from './preview-view.ts';
 
 export interface ReplOptions {
   config: Config;
@@ -72,8 +73,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     const runtime = await (runtimePromise ??= options.loadRuntime());
     const approval = new InteractiveApproval(
       reader,
-      ({ preview }) => {
-        if (preview) print(colour.dim(preview.replace(/^/gm, '  │ ')));
+      (description) => {
+        if (description.preview) print(formatPreview(description, colour));
       },
       (request) => runtime.describeCall(request),
       options.config.yes,

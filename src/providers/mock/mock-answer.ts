@@ -1,3 +1,4 @@
+import { answerAction, describeActionCall } from './mock-action-answer.ts';
 import { answerList, answerRead, answerWrite } from './mock-file-answer.ts';
 import type { MockLanguage, PromptToolResult } from './mock-prompt.ts';
 import { answerWeather } from './mock-weather-answer.ts';
@@ -41,7 +42,10 @@ function answerOne(result: PromptToolResult, language: MockLanguage): string {
     case 'write_file':
       return answerWrite(text, stringInput(result, 'path') ?? 'file', language);
     default:
-      return language === 'zh' ? `${result.toolName} 返回：${shorten(text, 400)}` : `${result.toolName} returned: ${shorten(text, 400)}`;
+      return (
+        answerAction(result, text, language) ??
+        (language === 'zh' ? `${result.toolName} 返回：${shorten(text, 400)}` : `${result.toolName} returned: ${shorten(text, 400)}`)
+      );
   }
 }
 
@@ -66,7 +70,7 @@ function describeAction(result: PromptToolResult, language: MockLanguage): strin
     case 'write_file':
       return zh ? `写入 ${path ?? '文件'}` : `write ${path ?? 'the file'}`;
     default:
-      return zh ? `调用 ${result.toolName}` : `run ${result.toolName}`;
+      return describeActionCall(result, language) ?? (zh ? `调用 ${result.toolName}` : `run ${result.toolName}`);
   }
 }
 

@@ -16,6 +16,11 @@ const EXAMPLES: ReadonlyArray<{ tools: readonly string[]; zh: string; en: string
     zh: '文件：「帮我读一下 package.json」「列出 src 目录下的文件」',
     en: 'files: "Read package.json", "List the files in src"',
   },
+  {
+    tools: ['run_command', 'edit_file', 'search_files'],
+    zh: '动手：「运行 `ls -la`」「把 foo 改成 bar（在 notes.txt 里）」「在代码里搜索 TODO」',
+    en: 'act: "run `ls -la`", "replace foo with bar in notes.txt", "search the code for TODO"',
+  },
 ];
 
 /** A short intro: what the mock is, what it can do with the offered tools, and how to connect a real model. */

@@ -1,3 +1,4 @@
+import { findActionIntent } from './mock-action-intents.ts';
 import { findExpression } from './mock-expression.ts';
 import {
   extractChineseWeatherPlaces,
@@ -41,6 +42,11 @@ const NOT_A_FOLDER = new Set(['current', 'this', 'the', 'project', 'workspace', 
  * give several calls. `previousUserText` lets a bare follow-up ("那上海呢？") reuse the earlier weather intent. Pure.
  */
 export function detectToolIntents(text: string, tools: AvailableTools, previousUserText = ''): ToolIntents {
+  const action = findActionIntent(text);
+  if (action) {
+    const offered = tools.has(action.toolName);
+    return { calls: offered ? [action] : [], missingTools: offered ? [] : [action.toolName], weatherWithoutCity: false };
+  }
   const found: Found[] = [];
   const write = findWrite(text);
   // The text being written is data, not a request: "写入 1+1 到 a.txt" must not also calculate.

@@ -1,0 +1,21 @@
+// Child for exit-hook.test.ts: starts a long command through run_command, prints its process
+// group, then ends the way argv[2] says ("exit": process.exit; "sigterm": waits to be killed).
+import { createRunCommandTool } from '../../../src/tools/shell/run-command.ts';
+
+const how = process.argv[2];
+let reported = false;
+const tool = createRunCommandTool({
+  workspaceRoot: process.cwd(),
+  onProgress: (_id, text) => {
+    const group = /group (\d+)/.exec(text)?.[1];
+    if (!group || reported) return;
+    reported = true;
+    process.stdout.write(`${group}\n`, () => {
+      if (how === 'exit') process.exit(0);
+    });
+  },
+});
+void (tool.execute as (input: unknown, options: unknown) => Promise<string>)(
+  { command: 'echo "group $$"; sleep 100 & sleep 100' },
+  { toolCallId: 'call-1', messages: [] },
+);
