@@ -3,6 +3,7 @@ import { ConfigError, HELP, loadConfig, type Config } from './config.ts';
 import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createPipedReader, createTerminalReader } from './ui/line-reader.ts';
 import { resolveResume, type ResumedSession } from './ui/resume.ts';
+import { loadedFilesLine } from './settings/loaded-files.ts';
 import { chalkFor } from './ui/render.ts';
 import { PROMPT, runRepl } from './ui/repl.ts';
 import { SLASH_COMMANDS } from './ui/slash-commands.ts';
@@ -125,20 +126,35 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
           else process.stdout.write(`${prompt}${line}\n`);
         });
     let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;
+    // The settings' zod pass runs as the runtime loads, after the prompt: its error ends the REPL with code 2.
+    let settingsError: ConfigError | undefined;
     try {
       process.stdout.write(`${banner(config)}\n`);
+      const loaded = loadedFilesLine(config);
+      if (loaded) process.stdout.write(`${dim(loaded)}\n`);
       const resumed = await resolveResume(config, reader, (line) => process.stdout.write(`${dim(line)}\n`));
-      return await runRepl({
+      const code = await runRepl({
         config,
         reader,
         output: process.stdout,
-        loadRuntime: async () => (runtime = await loadRuntime(config, resumed)),
+        loadRuntime: async () => {
+          try {
+            return (runtime = await loadRuntime(config, resumed));
+          } catch (error) {
+            if (error instanceof ConfigError) {
+              settingsError = error;
+              reader.close();
+            }
+            throw error;
+          }
+        },
         rememberLine: interactive ? (line) => appendInputHistory(config.home, line) : undefined,
         onInterrupt: (handler) => {
           process.on('SIGINT', handler);
           return () => process.off('SIGINT', handler);
         },
       });
+      return settingsError ? fail(settingsError, debug) : code;
     } finally {
       runtime?.close();
       reader.close();

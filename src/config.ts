@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { contextWindowFor } from './providers/model-info.ts';
+import { loadSettings, type LoadedSettings } from './settings/load-settings.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
 
@@ -44,6 +45,10 @@ export interface Config {
   json: boolean;
   resume?: ResumeRequest;
   cwd: string;
+  /** The settings files read (src/settings/); `permissions` and `mcpServers` are checked after the prompt. */
+  settings?: LoadedSettings;
+  /** Seconds a configured MCP server may take to start; print mode waits at most this long for them. */
+  mcpStartTimeoutSeconds?: number;
 }
 
 /** Bad usage: one line for the user, exit code 2. */
@@ -176,8 +181,11 @@ export function loadConfig(
   if (values.help) return { help: true };
   if (values.version) return { version: true };
 
+  // Settings files are the layer below .env. Only the real environment says where the user's file
+  // is: a workspace .env pointing SYLVAN_HOME at the workspace would make its file "trusted".
+  const settings = loadSettings(nonEmpty(environment.SYLVAN_HOME) ?? join(homedir(), '.sylvan'), cwd, environment);
   // An empty variable in the shell counts as unset, so it does not hide the value in .env.
-  const env: Environment = { ...readDotenv(cwd) };
+  const env: Environment = { ...settings.environment, ...readDotenv(cwd) };
   for (const [name, value] of Object.entries(environment)) if (value !== undefined && value !== '') env[name] = value;
 
   const providerRaw = nonEmpty(values.provider) ?? nonEmpty(env.SYLVAN_PROVIDER);
@@ -256,10 +264,13 @@ export function loadConfig(
     secretPatterns: (env.SYLVAN_SECRET_PATTERNS ?? '')
       .split(',')
       .map((pattern) => pattern.trim())
-      .filter(Boolean),
+      .filter(Boolean)
+      .concat(settings.secretPatterns),
     mode: print ? { kind: 'print', prompt: prompt === '' ? undefined : prompt } : { kind: 'repl' },
     json: values.json === true,
     resume,
     cwd,
+    settings,
+    mcpStartTimeoutSeconds: positiveNumber(env.SYLVAN_MCP_START_TIMEOUT, 'SYLVAN_MCP_START_TIMEOUT', 10, false),
   };
 }

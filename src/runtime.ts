@@ -1,4 +1,4 @@
-import type { LanguageModel, ModelMessage } from 'ai';
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type { Config } from './config.ts';
 import { compactHistory, type CompactResult } from './agent/compact.ts';
 import { ContextFitter } from './agent/context-fitter.ts';
@@ -6,6 +6,8 @@ import { isCompactionSummary } from './agent/context-window.ts';
 import { Conversation } from './agent/conversation.ts';
 import { addUsage, emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from './agent/events.ts';
 import { buildInstructions } from './agent/instructions.ts';
+import { instructionsSection, loadProjectInstructions, type InstructionFile } from './agent/project-instructions.ts';
+import { startRuntimeMcp, type RuntimeMcp } from './mcp/runtime-mcp.ts';
 import { runTurn, type ApprovalPolicy, type ApprovalRequest } from './agent/run-turn.ts';
 import { createModel, providerContext } from './providers/create-model.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
@@ -23,6 +25,10 @@ const AUTO_COMPACT_SHARE = 0.8;
 export interface Runtime {
   readonly conversation: Conversation;
   readonly toolNames: readonly string[];
+  /** AGENTS.md and the like, as added to the system prompt. */
+  readonly instructionFiles?: readonly InstructionFile[];
+  /** The MCP servers of the settings: their tools, approval, status. */
+  readonly mcp?: RuntimeMcp;
   readonly model: string;
   readonly sessionId: string;
   readonly windowTokens: number;
@@ -62,9 +68,33 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     secretPatterns: config.secretPatterns,
     toolTimeoutMs: config.toolTimeoutSeconds * 1000,
   });
-  const toolNames = Object.keys(tools);
-  const instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames });
+  const builtInTools: ToolSet = tools;
+  const instructionFiles = loadProjectInstructions(config.cwd, config.home);
+  const projectInstructions = instructionsSection(instructionFiles);
+  const mcp = startRuntimeMcp(config);
+  let toolNames = Object.keys(tools);
+  let instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames, projectInstructions });
   const fitter = new ContextFitter(config.contextTokens, instructions, tools);
+  let currentTools: ToolSet = builtInTools;
+  let waitedForMcp = config.mode.kind !== 'print';
+  /** MCP servers come and go between turns: the tool set, the prompt naming it and the fitter follow. */
+  const refreshTools = async (): Promise<void> => {
+    if (!waitedForMcp) {
+      waitedForMcp = true;
+      // One question cannot wait for "the next turn": print mode gives the servers a bounded start.
+      await mcp.settled((config.mcpStartTimeoutSeconds ?? 10) * 1000);
+    }
+    const next = { ...mcp.tools(), ...builtInTools };
+    const names = Object.keys(next);
+    if (names.join('\n') === toolNames.join('\n')) return;
+    currentTools = next;
+    toolNames = names;
+    instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames, projectInstructions });
+    fitter.reserveFor(instructions, currentTools);
+  };
+  const mcpNotices = function* (): Generator<AgentEvent> {
+    for (const message of mcp.takeWarnings()) yield { type: 'notice', message };
+  };
   let provider = providerContext(config);
 
   const newSession = () => createSession({ home: config.home, cwd: config.cwd, provider: config.provider, model: modelName });
@@ -75,7 +105,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const compact = async (focus: string | undefined, signal: AbortSignal): Promise<CompactResult> => {
     const result = await compactHistory({
       model,
-      tools,
+      tools: currentTools,
       instructions,
       messages: fitter.fit(conversation.messages).messages,
       focus,
@@ -110,9 +140,11 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       const result = await compact(undefined, signal);
       yield { type: 'notice', message: result.ok ? '(older turns summarised)' : `(${result.message})` };
     }
-    const stopReason = yield* runTurn({
+    await refreshTools();
+    yield* mcpNotices();
+    const events = runTurn({
       model,
-      tools,
+      tools: currentTools,
       instructions,
       conversation,
       userMessage: text,
@@ -130,12 +162,25 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
         sessionUsage = addUsage(sessionUsage, usage);
       },
     });
-    return stopReason;
+    while (true) {
+      const next = await events.next();
+      if (next.done) {
+        yield* mcpNotices();
+        return next.value;
+      }
+      if (next.value.type === 'turn-end') yield* mcpNotices();
+      yield next.value;
+      yield* mcpNotices();
+    }
   }
 
   return {
     conversation,
-    toolNames,
+    get toolNames() {
+      return [...Object.keys(builtInTools), ...Object.keys(mcp.tools()).filter((name) => !(name in builtInTools))];
+    },
+    instructionFiles,
+    mcp,
     get model() {
       return modelName;
     },
@@ -165,6 +210,9 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     },
     contextShare: () => fitter.usedShare(conversation.messages),
     historyTokens: () => fitter.estimate(conversation.messages),
-    close: () => session.close(),
+    close: () => {
+      session.close();
+      void mcp.close();
+    },
   };
 }

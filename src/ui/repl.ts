@@ -60,7 +60,9 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       (request) => runtime.describeCall(request),
       options.config.yes,
       () => turnController?.abort(),
+      runtime.mcp?.approvalScopes,
     );
+    for (const key of runtime.mcp?.approvedAhead ?? []) approval.always.add(key);
     state = {
       config: options.config,
       runtime,
