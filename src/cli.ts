@@ -105,6 +105,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
         });
       } finally {
         runtime.close();
+        await runtime.mcp?.close();
         process.off('SIGINT', onSigint);
       }
     }
@@ -158,6 +159,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     } finally {
       runtime?.close();
       reader.close();
+      await runtime?.mcp?.close();
     }
   } catch (error) {
     return fail(error, debug);

@@ -113,7 +113,7 @@ export class McpConnection {
     };
     client.onclose = () => {
       if (this.client !== client) return;
-      if (this.status === 'ready') this.lose('exited', this.lastError ? `it stopped (${this.lastError})` : 'it stopped');
+      if (this.status === 'ready') this.lose('exited', this.lastError ? `the connection closed (${this.lastError})` : 'its process ended or the connection closed');
     };
     this.transport = transport;
     this.client = client;

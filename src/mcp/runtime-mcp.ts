@@ -29,6 +29,7 @@ export function startRuntimeMcp(config: Config): RuntimeMcp {
   const toolTimeoutMs = config.toolTimeoutSeconds * 1000;
   let hub: McpHub | undefined;
   let closed = false;
+  let closing: Promise<void> | undefined;
   const names = Object.keys(checked.mcpServers);
   const loading: Promise<unknown> =
     names.length === 0
@@ -71,10 +72,11 @@ export function startRuntimeMcp(config: Config): RuntimeMcp {
         stderr: [],
       })),
     pids: () => hub?.pids() ?? [],
-    close: async () => {
+    close() {
       closed = true;
-      await loading.catch(() => {});
-      await hub?.close();
+      // Runtime.close() starts it; the CLI awaits the same promise before exiting.
+      closing ??= loading.catch(() => {}).then(() => hub?.close());
+      return closing;
     },
   };
 }

@@ -27,6 +27,7 @@ export class StdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
   private readonly buffer = new ReadBuffer();
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly options: StdioOptions) {}
 
@@ -87,7 +88,23 @@ export class StdioTransport implements Transport {
     });
   }
 
-  async close(): Promise<void> {
+  /**
+   * Closes stdin and gives the server a moment to finish (a cancel notification just sent must
+   * reach it), then ends its process group. Bounded: at most `graceMs` before the kill.
+   */
+  close(graceMs = 500): Promise<void> {
+    this.closing ??= this.closeGracefully(graceMs);
+    return this.closing;
+  }
+
+  private async closeGracefully(graceMs: number): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    child.stdin?.end();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
     this.kill();
   }
 
