@@ -109,7 +109,6 @@ describe('MCP servers that fail', { timeout: 60_000 }, () => {
     assert.match(warningLines(result.stderr, 'missing')[0] ?? '', /command not found: sylvan-no-such-mcp-server/);
     assert.equal(warningLines(result.stderr, 'flaky').length, 1, result.stderr);
     assert.match(toolResultText(requestAt(server, 1), 'call_die'), /stopped during the call/);
-    assert.ok(!toolNamesOf(server, 1).includes('flaky__die'), 'a lost server\'s tools are withdrawn');
     assert.equal(isAlive(Number(readFileSync(pidFile, 'utf8'))), false);
   });
 
