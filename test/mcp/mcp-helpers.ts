@@ -37,10 +37,10 @@ export function processesIn(folder: string): number[] {
   return pids;
 }
 
+/** Running, not a zombie waiting to be reaped. */
 export const isAlive = (pid: number): boolean => {
   try {
-    process.kill(pid, 0);
-    return true;
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
