@@ -112,6 +112,29 @@ describe('MCP servers that fail', { timeout: 60_000 }, () => {
     assert.equal(isAlive(Number(readFileSync(pidFile, 'utf8'))), false);
   });
 
+  it('a server answering garbage mid-call, and one that never answers at start, each cost one warning', async () => {
+    const cwd = tempWorkspace('sylvan-mcp-garbage-');
+    writeUserSettings(cwd, {
+      mcpStartTimeout: 2,
+      mcpServers: {
+        mute: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] },
+        garbled: { command: process.execPath, args: [TEST_SERVER], trust: true },
+      },
+    });
+    const { server, result } = await ask(cwd, [
+      toolCalls([{ id: 'call_garble', name: 'garbled__garble', arguments: {} }]),
+      text('服务器坏了。'),
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(warningLines(result.stderr, 'mute').length, 1, result.stderr);
+    assert.match(warningLines(result.stderr, 'mute')[0] ?? '', /did not start within 2 s/);
+    assert.equal(warningLines(result.stderr, 'garbled').length, 1, result.stderr);
+    assert.match(warningLines(result.stderr, 'garbled')[0] ?? '', /not an MCP message/);
+    assert.match(toolResultText(requestAt(server, 1), 'call_garble'), /stopped during the call/);
+    assert.ok(!toolNamesOf(server, 0).some((name) => name.startsWith('mute__')));
+    await eventually(() => processesIn(cwd).length === 0, 'both servers ended with Sylvan');
+  });
+
   it('asks for approval by default: print mode without --yes denies an untrusted server\'s tool', async () => {
     const cwd = tempWorkspace('sylvan-mcp-approval-');
     writeUserSettings(cwd, { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } });
