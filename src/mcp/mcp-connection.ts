@@ -66,10 +66,20 @@ export class McpConnection {
       ]);
       if (this.status === 'starting') this.status = 'ready';
     } catch (error) {
-      if (this.status === 'starting') this.lose('failed', firstLine(error));
+      if (this.status === 'starting') this.lose('failed', this.describeStartError(error));
     } finally {
       clearTimeout(timeout);
     }
+  }
+
+  /** Node's fetch says only "fetch failed"; the cause (ECONNREFUSED, ENOTFOUND) is what helps. */
+  private describeStartError(error: unknown): string {
+    const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+    if ('url' in this.config && /fetch failed/.test(firstLine(error))) {
+      const url = new URL(this.config.url);
+      return `could not reach ${url.origin}${url.pathname}${typeof cause?.code === 'string' ? ` (${cause.code})` : ''}`;
+    }
+    return firstLine(error);
   }
 
   private async connectAndList(): Promise<void> {
@@ -93,7 +103,11 @@ export class McpConnection {
         if (this.status !== 'starting') throw error;
         // Servers of the 2024-11-05 protocol speak HTTP+SSE only; the spec's advice is to try it next.
         const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-        await this.connect(new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...config.headers, ...init?.headers } }) } }));
+        const eventSourceInit = { fetch: (input: string | URL, init?: RequestInit) => fetch(input, { ...init, headers: { ...config.headers, ...init?.headers } }) };
+        // When SSE fails too, the Streamable HTTP error is the one that explains (a refused connection, a 401).
+        await this.connect(new SSEClientTransport(url, { requestInit, eventSourceInit })).catch(() => {
+          throw error;
+        });
       }
     }
     if (!this.client) return;
