@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { measureContextFitting } from './context-fitting.ts';
 import { measureLoopbackTurns } from './loopback-turns.ts';
+import { measureMcpStartUp } from './mcp-start-up.ts';
 import { formatReport, missedTargets, type Section } from './report.ts';
 import { measureStartUp } from './start-up.ts';
 import { formatMs } from './statistics.ts';
@@ -39,6 +40,8 @@ async function main(): Promise<number> {
     progress(`built in ${formatMs(build())}`);
     progress(`start-up: ${START_UP_RUNS + 1} rounds of 5 commands (the first a warm-up) …`);
     sections.push(...(await measureStartUp(projectRoot, START_UP_RUNS)));
+    progress(`start-up with two MCP servers: ${START_UP_RUNS + 1} rounds …`);
+    sections.push(await measureMcpStartUp(projectRoot, START_UP_RUNS));
     progress('context fitting and memory …');
     sections.push(...measureContextFitting());
     progress(`${LOOPBACK_TURNS} full turns against a loopback DashScope server …`);

@@ -4,6 +4,7 @@ import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createPipedReader, createTerminalReader } from './ui/line-reader.ts';
 import { prepareHome } from './session/session-home.ts';
 import { resolveResume, type ResumedSession } from './ui/resume.ts';
+import { loadedFilesLine } from './settings/loaded-files.ts';
 import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
 import { keyHostNote } from './ui/key-host-note.ts';
@@ -120,6 +121,7 @@ async function run(argv: string[]): Promise<number> {
         });
       } finally {
         runtime.close();
+        await runtime.mcp?.close();
         process.off('SIGINT', onSigint);
       }
     }
@@ -139,14 +141,28 @@ async function run(argv: string[]): Promise<number> {
           else process.stdout.write(`${prompt}${line}\n`);
         });
     let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;
+    // The settings' zod pass runs as the runtime loads, after the prompt: its error ends the REPL with code 2.
+    let settingsError: ConfigError | undefined;
     try {
       process.stdout.write(`${banner(config)}\n`);
+      const loaded = loadedFilesLine(config);
+      if (loaded) process.stdout.write(`${dim(loaded)}\n`);
       const resumed = await resolveResume(config, reader, (line) => process.stdout.write(`${dim(line)}\n`));
-      return await runRepl({
+      const code = await runRepl({
         config,
         reader,
         output: process.stdout,
-        loadRuntime: async () => (runtime = await loadRuntime(config, resumed)),
+        loadRuntime: async () => {
+          try {
+            return (runtime = await loadRuntime(config, resumed));
+          } catch (error) {
+            if (error instanceof ConfigError) {
+              settingsError = error;
+              reader.close();
+            }
+            throw error;
+          }
+        },
         rememberLine: interactive ? (line) => appendInputHistory(config.home, line) : undefined,
         pipedInput: !interactive,
         onInterrupt: (handler) => {
@@ -156,9 +172,11 @@ async function run(argv: string[]): Promise<number> {
           return () => process.off('SIGINT', handler);
         },
       });
+      return settingsError ? fail(settingsError, debug) : code;
     } finally {
       runtime?.close();
       reader.close();
+      await runtime?.mcp?.close();
     }
   } catch (error) {
     return fail(error, debug);

@@ -6,6 +6,7 @@ import { parse as parseDotenv } from 'dotenv';
 import { contextWindowFor } from './providers/model-info.ts';
 import { parseNumberSetting, type NumberSettingName } from './settings/number-settings.ts';
 import { SettingsSources } from './settings/sources.ts';
+import { loadSettings, type LoadedSettings } from './settings/load-settings.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
 
@@ -51,6 +52,10 @@ export interface Config {
   notes?: string[];
   /** Every key Sylvan knows of (the key in use, *_API_KEY and *_TOKEN values): scrubbed from error text and sessions. */
   secrets?: string[];
+  /** The settings files read (src/settings/); `permissions` and `mcpServers` are checked after the prompt. */
+  settings?: LoadedSettings;
+  /** Seconds a configured MCP server may take to start; print mode waits at most this long for them. */
+  mcpStartTimeoutSeconds?: number;
 }
 
 /** Bad usage: one line for the user, exit code 2. */
@@ -170,10 +175,16 @@ export function loadConfig(
   if (values.help) return { help: true };
   if (values.version) return { version: true };
 
+  // Settings files are the layer below .env. Only the real environment says where the user's file
+  // is: a workspace .env pointing SYLVAN_HOME at the workspace would make its file "trusted".
+  const settings = loadSettings(nonEmpty(environment.SYLVAN_HOME) ?? join(homedir(), '.sylvan'), cwd, environment);
   // An empty variable in the shell counts as unset, so it does not hide the value in .env.
   const sources = new SettingsSources([
     { label: 'the environment', trusted: true, values: environment },
     { label: `.env in ${cwd}`, trusted: false, values: readDotenv(cwd) },
+    // What a project file may not set (keys, a base URL for a key it did not bring, approval) was
+    // refused by loadSettings with exit 2; what is left may stand as the user's own choices.
+    { label: 'the settings files', trusted: true, values: settings.environment },
   ]);
   const env = sources.merged();
 
@@ -253,12 +264,15 @@ export function loadConfig(
     secretPatterns: (env.SYLVAN_SECRET_PATTERNS ?? '')
       .split(',')
       .map((pattern) => pattern.trim())
-      .filter(Boolean),
+      .filter(Boolean)
+      .concat(settings.secretPatterns),
     mode: print ? { kind: 'print', prompt: prompt === '' ? undefined : prompt } : { kind: 'repl' },
     json: values.json === true,
     resume,
     cwd,
     notes: sources.notes,
     secrets: knownSecrets(env, apiKey),
+    settings,
+    mcpStartTimeoutSeconds: numberSetting('SYLVAN_MCP_START_TIMEOUT', env, 10),
   };
 }

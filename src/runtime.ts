@@ -1,4 +1,4 @@
-import type { LanguageModel, ModelMessage } from 'ai';
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type { Config } from './config.ts';
 import { compactHistory, type CompactResult } from './agent/compact.ts';
 import { ContextFitter } from './agent/context-fitter.ts';
@@ -7,8 +7,10 @@ import { Conversation } from './agent/conversation.ts';
 import { addUsage, emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from './agent/events.ts';
 import { guardDeepToolInput } from './agent/deep-input-guard.ts';
 import { buildInstructions } from './agent/instructions.ts';
+import { instructionsSection, loadProjectInstructions, type InstructionFile } from './agent/project-instructions.ts';
 import { redactTurn } from './agent/redact-secrets.ts';
 import { ToolProgressChannel } from './agent/tool-progress-channel.ts';
+import { startRuntimeMcp, type RuntimeMcp } from './mcp/runtime-mcp.ts';
 import { runTurn, type ApprovalPolicy, type ApprovalRequest } from './agent/run-turn.ts';
 import { createModel, providerContext } from './providers/create-model.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
@@ -31,6 +33,10 @@ const AUTO_COMPACT_SHARE = 0.8;
 export interface Runtime {
   readonly conversation: Conversation;
   readonly toolNames: readonly string[];
+  /** AGENTS.md and the like, as added to the system prompt. */
+  readonly instructionFiles?: readonly InstructionFile[];
+  /** The MCP servers of the settings: their tools, approval, status. */
+  readonly mcp?: RuntimeMcp;
   readonly model: string;
   readonly sessionId: string;
   readonly windowTokens: number;
@@ -72,9 +78,33 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     toolTimeoutMs: config.toolTimeoutSeconds * 1000,
     onProgress: progress.report,
   });
-  const toolNames = Object.keys(tools);
-  const instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames });
+  const builtInTools: ToolSet = tools;
+  const instructionFiles = loadProjectInstructions(config.cwd, config.home);
+  const projectInstructions = instructionsSection(instructionFiles);
+  const mcp = startRuntimeMcp(config);
+  let toolNames = Object.keys(tools);
+  let instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames, projectInstructions });
   const fitter = new ContextFitter(config.contextTokens, instructions, tools);
+  let currentTools: ToolSet = builtInTools;
+  let waitedForMcp = config.mode.kind !== 'print';
+  /** MCP servers come and go between turns: the tool set, the prompt naming it and the fitter follow. */
+  const refreshTools = async (): Promise<void> => {
+    if (!waitedForMcp) {
+      waitedForMcp = true;
+      // One question cannot wait for "the next turn": print mode gives the servers a bounded start.
+      await mcp.settled((config.mcpStartTimeoutSeconds ?? 10) * 1000);
+    }
+    const next = { ...mcp.tools(), ...builtInTools };
+    const names = Object.keys(next);
+    if (names.join('\n') === toolNames.join('\n')) return;
+    currentTools = next;
+    toolNames = names;
+    instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames, projectInstructions });
+    fitter.reserveFor(instructions, currentTools);
+  };
+  const mcpNotices = function* (): Generator<AgentEvent> {
+    for (const message of mcp.takeWarnings()) yield { type: 'notice', message };
+  };
   let provider = providerContext(config);
 
   const secrets = config.secrets ?? [];
@@ -86,7 +116,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const compact = async (focus: string | undefined, signal: AbortSignal): Promise<CompactResult> => {
     const result = await compactHistory({
       model,
-      tools,
+      tools: currentTools,
       instructions,
       messages: fitter.fit(conversation.messages).messages,
       focus,
@@ -130,9 +160,11 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       const result = await compact(undefined, signal);
       yield { type: 'notice', message: result.ok ? '(older turns summarised)' : `(${result.message})` };
     }
-    const stopReason = yield* progress.merge(runTurn({
+    await refreshTools();
+    yield* mcpNotices();
+    const events = progress.merge(runTurn({
       model,
-      tools,
+      tools: currentTools,
       instructions,
       conversation,
       userMessage: text,
@@ -152,13 +184,29 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
         sessionUsage = addUsage(sessionUsage, usage);
       },
     }));
-    yield* saveFailureNotice();
-    return stopReason;
+    while (true) {
+      const next = await events.next();
+      if (next.done) {
+        yield* mcpNotices();
+        yield* saveFailureNotice();
+        return next.value;
+      }
+      if (next.value.type === 'turn-end') {
+        yield* mcpNotices();
+        yield* saveFailureNotice();
+      }
+      yield next.value;
+      yield* mcpNotices();
+    }
   }
 
   return {
     conversation,
-    toolNames,
+    get toolNames() {
+      return [...Object.keys(builtInTools), ...Object.keys(mcp.tools()).filter((name) => !(name in builtInTools))];
+    },
+    instructionFiles,
+    mcp,
     get model() {
       return modelName;
     },
@@ -196,6 +244,9 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     },
     contextShare: () => fitter.usedShare(conversation.messages),
     historyTokens: () => fitter.estimate(conversation.messages),
-    close: () => session.close(),
+    close: () => {
+      session.close();
+      void mcp.close();
+    },
   };
 }

@@ -16,7 +16,7 @@ export interface FittedMessages {
  */
 export class ContextFitter {
   private readonly calibration = new TokenCalibration({ minRatio: 1, maxRatio: 2 });
-  private readonly reservedTokens: number;
+  private reservedTokens = 0;
   private lastDroppedTurns = 0;
 
   constructor(
@@ -24,9 +24,14 @@ export class ContextFitter {
     instructions: string,
     tools: ToolSet,
   ) {
+    this.reserveFor(instructions, tools);
+  }
+
+  /** Counts the room instructions and tools take again, when they change (MCP servers come and go). */
+  reserveFor(instructions: string, tools: ToolSet): void {
     const toolDefinitions = Object.entries(tools).map(([name, tool]) => ({ name, description: tool.description }));
     // Room for the answer: a share of the window, capped so small windows still hold a conversation.
-    const answerRoom = Math.min(8_192, Math.floor(windowTokens * 0.15));
+    const answerRoom = Math.min(8_192, Math.floor(this.windowTokens * 0.15));
     this.reservedTokens = estimateTextTokens(instructions) + estimateJsonTokens(toolDefinitions) * 2 + answerRoom;
   }
 

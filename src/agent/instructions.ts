@@ -3,7 +3,12 @@
  * It names the workspace so the model can talk about "this folder", and says how to use tools
  * honestly: the facts come from tools, never from memory.
  */
-export function buildInstructions(options: { workspaceRoot: string; toolNames: readonly string[] }): string {
+export function buildInstructions(options: {
+  workspaceRoot: string;
+  toolNames: readonly string[];
+  /** AGENTS.md and the like, already bounded (`project-instructions.ts`). */
+  projectInstructions?: string;
+}): string {
   return [
     'You are Sylvan, a helpful assistant running in the user\'s terminal.',
     'Answer in the language the user writes in (Chinese or English). Be concise: short paragraphs, plain text or light Markdown.',
@@ -15,5 +20,5 @@ export function buildInstructions(options: { workspaceRoot: string; toolNames: r
     'When a tool returns an error, read it, and either fix the call or explain the problem to the user. Do not invent a result.',
     'When a tool call is denied by the user, do not retry it; say what you would have done and ask how to proceed.',
     'Do not call the same tool with the same arguments twice in a row; use the result you already have.',
-  ].join('\n');
+  ].join('\n') + (options.projectInstructions ?? '');
 }

@@ -13,11 +13,17 @@ export interface CallDescription {
 }
 
 /** Print mode: nobody to ask, so a call that needs approval runs only with --yes. */
-export function nonInteractiveApproval(yes: boolean, extraScopes?: ApprovalScopeResolver): ApprovalPolicy {
+export function nonInteractiveApproval(
+  yes: boolean,
+  extraScopes?: ApprovalScopeResolver,
+  /** Scope keys the user's settings approved ahead. */
+  approvedAhead: readonly string[] = [],
+): ApprovalPolicy {
   return {
     decide(toolName, input) {
-      if (!approvalScopeOf(toolName, input, extraScopes)) return 'not-needed';
-      if (yes) return 'allow';
+      const scope = approvalScopeOf(toolName, input, extraScopes);
+      if (!scope) return 'not-needed';
+      if (yes || approvedAhead.includes(scope.key)) return 'allow';
       return {
         deny: `${toolName} needs the user's approval, and Sylvan is running non-interactively without --yes, so it was not run and nothing changed. Tell the user they can rerun with --yes (or SYLVAN_YES=1) to allow it.`,
       };

@@ -22,7 +22,7 @@ export interface PrintOptions {
  */
 export async function runPrint(options: PrintOptions): Promise<number> {
   const { config, stdout, stderr } = options;
-  const approval = nonInteractiveApproval(config.yes);
+  const approval = nonInteractiveApproval(config.yes, options.runtime.mcp?.approvalScopes, options.runtime.mcp?.approvedAhead);
   const renderer = new EventRenderer(stdout, stderr);
   let exitCode = 1;
   for await (const event of options.runtime.runTurn(options.prompt, options.signal, approval)) {

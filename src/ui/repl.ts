@@ -79,7 +79,9 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       (request) => runtime.describeCall(request),
       options.config.yes,
       () => turnController?.abort(),
+      runtime.mcp?.approvalScopes,
     );
+    for (const key of runtime.mcp?.approvedAhead ?? []) approval.always.add(key);
     state = {
       config: options.config,
       runtime,

@@ -1,5 +1,6 @@
 import { estimateCost } from '../providers/model-info.ts';
 import { listSessions, sessionsUnavailable } from '../session/store.ts';
+import { showInstructions, showMcpServers } from './mcp-commands.ts';
 import type { ReplState } from './repl.ts';
 
 interface SlashCommand {
@@ -139,6 +140,18 @@ const COMMANDS: SlashCommand[] = [
       state.runtime.setModel(name);
       state.print(`  Now using ${name}.`);
     },
+  },
+  {
+    name: '/mcp',
+    usage: '/mcp',
+    summary: 'MCP servers: status, tools, last error',
+    run: (_argument, state) => showMcpServers(state),
+  },
+  {
+    name: '/instructions',
+    usage: '/instructions',
+    summary: 'the AGENTS.md instructions in the system prompt',
+    run: (_argument, state) => showInstructions(state),
   },
   {
     name: '/exit',

@@ -1,0 +1,195 @@
+import { resolve } from 'node:path';
+import { jsonSchema, tool, type Tool } from 'ai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { resultText } from './call-result.ts';
+import { isStdioServer, type McpServerConfig } from './server-config.ts';
+import { StderrTail } from './stderr-tail.ts';
+import { StdioTransport } from './stdio-transport.ts';
+import { offeredToolName } from './tool-names.ts';
+
+export type ServerStatus = 'starting' | 'ready' | 'failed' | 'exited' | 'closed';
+
+export interface ConnectionOptions {
+  name: string;
+  config: McpServerConfig;
+  workspaceRoot: string;
+  /** Bounds the start: spawn or connect, handshake and the tool list. */
+  startTimeoutMs: number;
+  /** Bounds each tool call unless the server sets its own `timeout`. */
+  callTimeoutMs: number;
+  /** Names already offered to the model; this server's names join it. */
+  takenNames: Set<string>;
+  /** One line for the user when the server is lost (failed to start, exited, misbehaved). */
+  onLost: (connection: McpConnection, reason: string) => void;
+}
+
+const seconds = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
+
+const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+
+/** One configured MCP server: its process or connection, its tools, its status and its last error. */
+export class McpConnection {
+  status: ServerStatus = 'starting';
+  lastError: string | undefined;
+  readonly stderr = new StderrTail();
+  /** The tools as offered to the model, by offered name; empty unless ready. */
+  tools: Record<string, Tool> = {};
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+
+  constructor(private readonly options: ConnectionOptions) {}
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  get config(): McpServerConfig {
+    return this.options.config;
+  }
+
+  /** The stdio server's process id, while it runs. */
+  get pid(): number | undefined {
+    return this.transport instanceof StdioTransport ? this.transport.pid : undefined;
+  }
+
+  /** Connects and lists the tools; never throws (a failure marks the server failed and reports it once). */
+  async start(): Promise<void> {
+    const timer = new AbortController();
+    const timeout = setTimeout(() => timer.abort(), this.options.startTimeoutMs);
+    try {
+      await Promise.race([
+        this.connectAndList(),
+        new Promise((_, reject) =>
+          timer.signal.addEventListener('abort', () => reject(new Error(`it did not start within ${seconds(this.options.startTimeoutMs)}`))),
+        ),
+      ]);
+      if (this.status === 'starting') this.status = 'ready';
+    } catch (error) {
+      if (this.status === 'starting') this.lose('failed', this.describeStartError(error));
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  /** Node's fetch says only "fetch failed"; the cause (ECONNREFUSED, ENOTFOUND) is what helps. */
+  private describeStartError(error: unknown): string {
+    const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+    if ('url' in this.config && /fetch failed/.test(firstLine(error))) {
+      const url = new URL(this.config.url);
+      return `could not reach ${url.origin}${url.pathname}${typeof cause?.code === 'string' ? ` (${cause.code})` : ''}`;
+    }
+    return firstLine(error);
+  }
+
+  private async connectAndList(): Promise<void> {
+    const config = this.options.config;
+    if (isStdioServer(config)) {
+      const transport = new StdioTransport({
+        command: config.command,
+        args: config.args ?? [],
+        env: config.env ?? {},
+        cwd: resolve(this.options.workspaceRoot, config.cwd ?? '.'),
+        stderr: this.stderr,
+      });
+      await this.connect(transport);
+    } else {
+      const url = new URL(config.url);
+      const requestInit = { headers: config.headers ?? {} };
+      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      try {
+        await this.connect(new StreamableHTTPClientTransport(url, { requestInit }));
+      } catch (error) {
+        if (this.status !== 'starting') throw error;
+        // Servers of the 2024-11-05 protocol speak HTTP+SSE only; the spec's advice is to try it next.
+        const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+        const eventSourceInit = { fetch: (input: string | URL, init?: RequestInit) => fetch(input, { ...init, headers: { ...config.headers, ...init?.headers } }) };
+        // When SSE fails too, the Streamable HTTP error is the one that explains (a refused connection, a 401).
+        await this.connect(new SSEClientTransport(url, { requestInit, eventSourceInit })).catch(() => {
+          throw error;
+        });
+      }
+    }
+    if (!this.client) return;
+    const listed = await this.client.listTools(undefined, { timeout: this.options.startTimeoutMs });
+    const tools: Record<string, Tool> = {};
+    for (const definition of listed.tools) {
+      tools[offeredToolName(this.name, definition.name, this.options.takenNames)] = this.toTool(definition);
+    }
+    this.tools = tools;
+  }
+
+  private async connect(transport: Transport): Promise<void> {
+    const client = new Client({ name: 'sylvan', version: '0.1.0' }, { capabilities: {} });
+    client.onerror = (error) => {
+      this.lastError = firstLine(error);
+      if (/not an MCP message/.test(this.lastError) && this.status === 'ready') this.lose('failed', this.lastError);
+    };
+    client.onclose = () => {
+      if (this.client !== client) return;
+      if (this.status === 'ready') this.lose('exited', this.lastError ? `the connection closed (${this.lastError})` : 'its process ended or the connection closed');
+    };
+    this.transport = transport;
+    this.client = client;
+    try {
+      await client.connect(transport, { timeout: this.options.startTimeoutMs });
+    } catch (error) {
+      this.client = undefined;
+      await transport.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  private toTool(definition: { name: string; description?: string; inputSchema: Record<string, unknown> }): Tool {
+    const timeoutMs = this.options.config.timeout !== undefined ? this.options.config.timeout * 1000 : this.options.callTimeoutMs;
+    return tool({
+      description: definition.description ?? `${definition.name} (from the MCP server ${this.name})`,
+      inputSchema: jsonSchema({ type: 'object', ...definition.inputSchema } as Parameters<typeof jsonSchema>[0]),
+      execute: async (input, { abortSignal }) => {
+        const client = this.client;
+        if (!client || this.status !== 'ready') throw new Error(`The MCP server ${this.name} is not running any more, so ${definition.name} cannot be called.`);
+        try {
+          // An abort (Ctrl-C, the turn's tool timeout) makes the SDK send notifications/cancelled.
+          const result = await client.callTool({ name: definition.name, arguments: input as Record<string, unknown> }, undefined, {
+            signal: abortSignal,
+            timeout: timeoutMs,
+          });
+          return resultText(result);
+        } catch (error) {
+          if (abortSignal?.aborted) throw error;
+          const message = firstLine(error);
+          if (/timed out/i.test(message)) throw new Error(`${definition.name} on the MCP server ${this.name} did not answer within ${seconds(timeoutMs)}; it was cancelled.`);
+          if (/Connection closed/i.test(message)) throw new Error(`The MCP server ${this.name} stopped during the call; ${definition.name} has no result.`);
+          throw error instanceof Error ? error : new Error(message);
+        }
+      },
+    });
+  }
+
+  private lose(status: 'failed' | 'exited', reason: string): void {
+    this.status = status;
+    this.lastError = reason;
+    this.tools = {};
+    const client = this.client;
+    this.client = undefined;
+    void client?.close().catch(() => {});
+    void this.transport?.close().catch(() => {});
+    this.options.onLost(this, reason);
+  }
+
+  /** Ends the server (its process, or its HTTP session). */
+  async close(): Promise<void> {
+    if (this.status === 'closed') return;
+    this.status = 'closed';
+    this.tools = {};
+    const client = this.client;
+    this.client = undefined;
+    await client?.close().catch(() => {});
+    await this.transport?.close().catch(() => {});
+  }
+
+  /** Synchronous last resort from a process 'exit' handler. */
+  killNow(): void {
+    if (this.transport instanceof StdioTransport) this.transport.kill('SIGKILL');
+  }
+}

@@ -1,0 +1,82 @@
+import type { ToolSet } from 'ai';
+import type { Config } from '../config.ts';
+import { checkSettings } from '../settings/check-settings.ts';
+import type { ApprovalScopeResolver } from '../tools/approval-scope.ts';
+import { withTimeoutMessages } from '../tools/with-timeout-messages.ts';
+import type { McpHub, ServerSummary } from './mcp-hub.ts';
+
+/** What the runtime and the UI see of the MCP servers. */
+export interface RuntimeMcp {
+  /** Approval scope keys the user's settings approved ahead (seed the "always" set). */
+  readonly approvedAhead: readonly string[];
+  readonly approvalScopes: ApprovalScopeResolver;
+  /** The tools of the servers ready now. */
+  tools(): ToolSet;
+  /** Waits (bounded) for every server to be ready or lost; print mode asks once, before its one turn. */
+  settled(timeoutMs: number): Promise<void>;
+  takeWarnings(): string[];
+  summaries(): ServerSummary[];
+  pids(): number[];
+  close(): Promise<void>;
+}
+
+/**
+ * Checks the settings' `permissions` and `mcpServers` (zod, after the prompt; throws `ConfigError`)
+ * and starts the servers in the background: the MCP SDK is loaded only when a server is configured.
+ */
+export function startRuntimeMcp(config: Config): RuntimeMcp {
+  const checked = checkSettings(config.settings?.layers ?? []);
+  const toolTimeoutMs = config.toolTimeoutSeconds * 1000;
+  let hub: McpHub | undefined;
+  let closed = false;
+  let closing: Promise<void> | undefined;
+  const names = Object.keys(checked.mcpServers);
+  const loading: Promise<unknown> =
+    names.length === 0
+      ? Promise.resolve()
+      : import('./mcp-hub.ts').then(({ McpHub }) => {
+          if (closed) return;
+          hub = new McpHub({
+            servers: checked.mcpServers,
+            workspaceRoot: config.cwd,
+            startTimeoutMs: (config.mcpStartTimeoutSeconds ?? 10) * 1000,
+            callTimeoutMs: toolTimeoutMs,
+            approvedTools: checked.approvedAhead.filter((key) => key.startsWith('mcp:')).map((key) => key.slice(4)),
+          });
+        });
+  let loadFailure: string | undefined;
+  loading.catch((error: unknown) => (loadFailure = `(MCP servers not started: ${(error as Error).message.split('\n')[0]})`));
+  return {
+    approvedAhead: checked.approvedAhead,
+    approvalScopes: (toolName, input) => hub?.approvalScopes(toolName, input),
+    tools: () => (hub ? withTimeoutMessages(hub.tools(), toolTimeoutMs) : {}),
+    async settled(timeoutMs) {
+      const started = Date.now();
+      await loading.catch(() => {});
+      await hub?.settled(Math.max(0, timeoutMs - (Date.now() - started)));
+    },
+    takeWarnings() {
+      const warnings = hub?.takeWarnings() ?? [];
+      if (loadFailure) warnings.unshift(loadFailure);
+      loadFailure = undefined;
+      return warnings;
+    },
+    summaries: () =>
+      hub?.summaries() ??
+      names.map((name) => ({
+        name,
+        status: 'starting' as const,
+        toolCount: 0,
+        transport: 'command' in (checked.mcpServers[name] ?? {}) ? ('stdio' as const) : ('http' as const),
+        trusted: checked.mcpServers[name]?.trust === true,
+        stderr: [],
+      })),
+    pids: () => hub?.pids() ?? [],
+    close() {
+      closed = true;
+      // Runtime.close() starts it; the CLI awaits the same promise before exiting.
+      closing ??= loading.catch(() => {}).then(() => hub?.close());
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { StderrTail } from './stderr-tail.ts';
+
+/** What a server inherits from Sylvan's environment: enough to run, never an API key. */
+const INHERITED = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR', 'SystemRoot'];
+
+export interface StdioOptions {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  stderr: StderrTail;
+}
+
+/**
+ * An MCP stdio transport of our own rather than the SDK's, for three things it does not do:
+ * the server runs in its own process group (the terminal's Ctrl-C stops a turn, not the server),
+ * its stderr is kept bounded instead of reaching the terminal, and it can be killed synchronously
+ * as Sylvan exits, whatever way it exits.
+ */
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child: ChildProcess | undefined;
+  private readonly buffer = new ReadBuffer();
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly options: StdioOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const env: Record<string, string> = {};
+      for (const name of INHERITED) if (process.env[name] !== undefined) env[name] = process.env[name];
+      const child = spawn(this.options.command, this.options.args, {
+        cwd: this.options.cwd,
+        env: { ...env, ...this.options.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+      });
+      this.child = child;
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        const message =
+          error.code === 'ENOENT' ? `command not found: ${this.options.command}` : `could not start ${this.options.command}: ${error.message}`;
+        reject(new Error(message));
+        this.onerror?.(new Error(message));
+      });
+      child.once('spawn', () => resolve());
+      child.once('close', () => {
+        this.child = undefined;
+        this.onclose?.();
+      });
+      child.stdin?.on('error', () => {});
+      child.stderr?.setEncoding('utf8');
+      child.stderr?.on('data', (chunk: string) => this.options.stderr.append(chunk));
+      child.stdout?.on('data', (chunk: Buffer) => {
+        this.buffer.append(chunk);
+        while (true) {
+          let message: JSONRPCMessage | null;
+          try {
+            message = this.buffer.readMessage();
+          } catch {
+            this.onerror?.(new Error('it wrote something on stdout that is not an MCP message'));
+            this.kill();
+            return;
+          }
+          if (message === null) break;
+          this.onmessage?.(message);
+        }
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || stdin.destroyed) return reject(new Error('the server is not running'));
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', () => resolve());
+    });
+  }
+
+  /**
+   * Closes stdin and gives the server a moment to finish (a cancel notification just sent must
+   * reach it), then ends its process group. Bounded: at most `graceMs` before the kill.
+   */
+  close(graceMs = 500): Promise<void> {
+    this.closing ??= this.closeGracefully(graceMs);
+    return this.closing;
+  }
+
+  private async closeGracefully(graceMs: number): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    child.stdin?.end();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    this.kill();
+  }
+
+  /** Ends the server and its process group now; safe to call from a process 'exit' handler. */
+  kill(signal: NodeJS.Signals = 'SIGTERM'): void {
+    const child = this.child;
+    if (!child?.pid) return;
+    child.stdin?.destroy();
+    try {
+      if (process.platform === 'win32') child.kill(signal);
+      else process.kill(-child.pid, signal);
+    } catch {
+      // Already gone.
+    }
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.unref();
+  }
+}

@@ -1,0 +1,15 @@
+import { loadProjectInstructions } from '../agent/project-instructions.ts';
+import type { Config } from '../config.ts';
+
+/** For the banner: which settings and instruction files this session uses, or undefined when none. */
+export function loadedFilesLine(config: Config): string | undefined {
+  const settings = (config.settings?.layers ?? []).map((layer) => (layer.trusted ? '$SYLVAN_HOME/settings.json' : '.sylvan/settings.json'));
+  const instructions = loadProjectInstructions(config.cwd, config.home).map(
+    (file) => `${file.label}${file.cutFrom === undefined ? '' : ' (cut)'}`,
+  );
+  const parts = [
+    settings.length > 0 ? `settings: ${settings.join(', ')}` : '',
+    instructions.length > 0 ? `instructions: ${instructions.join(', ')} (/instructions)` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? `Using ${parts.join(' · ')}` : undefined;
+}

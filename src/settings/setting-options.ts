@@ -1,0 +1,61 @@
+/**
+ * Every option a settings file may hold a default for, as the environment variable it stands in
+ * for: a settings file is one more layer of the name → value map `loadConfig` reads, below the
+ * environment and `.env`. A new option is one line here.
+ */
+export type OptionType =
+  | 'string'
+  | 'boolean'
+  | 'positive-integer'
+  | 'non-negative-integer'
+  | 'positive-number'
+  | readonly string[];
+
+export interface SettingOption {
+  variable: string;
+  type: OptionType;
+  /** What a project (workspace) file may not set: a key, a base URL redirecting a key, approval. */
+  guard?: 'key' | 'approval' | { baseUrlOf: string };
+}
+
+export const SETTING_OPTIONS: Record<string, SettingOption> = {
+  provider: { variable: 'SYLVAN_PROVIDER', type: ['dashscope', 'openai', 'mock'] },
+  model: { variable: 'SYLVAN_MODEL', type: 'string' },
+  maxSteps: { variable: 'SYLVAN_MAX_STEPS', type: 'positive-integer' },
+  tokenBudget: { variable: 'SYLVAN_TOKEN_BUDGET', type: 'positive-integer' },
+  timeout: { variable: 'SYLVAN_TIMEOUT', type: 'positive-number' },
+  toolTimeout: { variable: 'SYLVAN_TOOL_TIMEOUT', type: 'positive-number' },
+  maxRetries: { variable: 'SYLVAN_MAX_RETRIES', type: 'non-negative-integer' },
+  weather: { variable: 'SYLVAN_WEATHER', type: ['live', 'sample'] },
+  contextTokens: { variable: 'SYLVAN_CONTEXT_TOKENS', type: 'positive-integer' },
+  mockDelayMs: { variable: 'SYLVAN_MOCK_DELAY_MS', type: 'non-negative-integer' },
+  mcpStartTimeout: { variable: 'SYLVAN_MCP_START_TIMEOUT', type: 'positive-number' },
+  yes: { variable: 'SYLVAN_YES', type: 'boolean', guard: 'approval' },
+  dashscopeApiKey: { variable: 'DASHSCOPE_API_KEY', type: 'string', guard: 'key' },
+  dashscopeBaseUrl: { variable: 'DASHSCOPE_BASE_URL', type: 'string', guard: { baseUrlOf: 'DASHSCOPE_API_KEY' } },
+  openaiApiKey: { variable: 'OPENAI_API_KEY', type: 'string', guard: 'key' },
+  openaiBaseUrl: { variable: 'OPENAI_BASE_URL', type: 'string', guard: { baseUrlOf: 'OPENAI_API_KEY' } },
+};
+
+/** The keys a settings file may hold besides the options. */
+export const STRUCTURED_KEYS = ['$schema', 'permissions', 'mcpServers'] as const;
+
+/** Checks one option's value by hand (zod waits until after the prompt); returns what is wrong, or the value as text. */
+export function checkOption(type: OptionType, value: unknown): { text: string } | { problem: string } {
+  if (Array.isArray(type)) {
+    return typeof value === 'string' && type.includes(value) ? { text: value } : { problem: `must be one of ${type.join(', ')}` };
+  }
+  switch (type) {
+    case 'string':
+      return typeof value === 'string' && value.trim() !== '' ? { text: value } : { problem: 'must be a non-empty string' };
+    case 'boolean':
+      return typeof value === 'boolean' ? { text: value ? '1' : '0' } : { problem: 'must be true or false' };
+    case 'positive-integer':
+      return Number.isInteger(value) && (value as number) > 0 ? { text: String(value) } : { problem: 'must be a positive whole number' };
+    case 'non-negative-integer':
+      return Number.isInteger(value) && (value as number) >= 0 ? { text: String(value) } : { problem: 'must be 0 or a positive whole number' };
+    case 'positive-number':
+      return typeof value === 'number' && Number.isFinite(value) && value > 0 ? { text: String(value) } : { problem: 'must be a positive number' };
+  }
+  return { problem: 'has an unknown type' };
+}
