@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import { contextWindowFor } from './providers/model-info.ts';
+import { parseSearchConfig, type SearchConfig } from './tools/web/web-config.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
 
@@ -33,6 +34,8 @@ export interface Config {
   /** Approve every tool call without asking (print mode needs it for write_file). */
   yes: boolean;
   weather: 'live' | 'sample';
+  /** web_search backend and web_fetch settings (SYLVAN_SEARCH, TAVILY_API_KEY, BRAVE_API_KEY, SEARXNG_URL…). */
+  search?: SearchConfig;
   mockDelayMs: number;
   /** $SYLVAN_HOME: sessions and input history. */
   home: string;
@@ -249,6 +252,7 @@ export function loadConfig(
     maxRetries: nonNegativeInteger(env.SYLVAN_MAX_RETRIES, 'SYLVAN_MAX_RETRIES', 3),
     yes: values.yes === true || truthy(env.SYLVAN_YES),
     weather: weatherRaw ?? (provider === 'mock' ? 'sample' : 'live'),
+    search: parseSearchConfig(env, provider, (message) => new ConfigError(message), environment),
     mockDelayMs: nonNegativeInteger(env.SYLVAN_MOCK_DELAY_MS, 'SYLVAN_MOCK_DELAY_MS', 15),
     home: nonEmpty(env.SYLVAN_HOME) ?? join(homedir(), '.sylvan'),
     contextTokens: positiveNumber(env.SYLVAN_CONTEXT_TOKENS, 'SYLVAN_CONTEXT_TOKENS', contextWindowFor(model)),

@@ -61,6 +61,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     weather: config.weather,
     secretPatterns: config.secretPatterns,
     toolTimeoutMs: config.toolTimeoutSeconds * 1000,
+    search: config.search,
   });
   const toolNames = Object.keys(tools);
   const instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames });

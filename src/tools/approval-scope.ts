@@ -4,6 +4,8 @@
  * Kept light: the REPL loads it at start, before the SDK.
  */
 
+import { fetchDomainOf } from './web/fetch-domain.ts';
+
 export type ApprovalKind = 'write' | 'edit' | 'command' | 'domain' | 'mcp';
 
 export interface ApprovalScope {
@@ -23,6 +25,7 @@ export type ApprovalScopeResolver = (toolName: string, input: unknown) => Approv
 /** The built-in tools that need approval. A family that adds one adds its entry here. */
 const BUILT_IN_SCOPES: Record<string, (input: unknown) => ApprovalScope> = {
   write_file: () => ({ kind: 'write', key: 'write_file', alwaysLabel: 'this session' }),
+  web_fetch: (input) => ({ kind: 'domain', key: `domain:${fetchDomainOf(input)}`, alwaysLabel: 'this domain' }),
 };
 
 /**

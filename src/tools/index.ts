@@ -6,6 +6,8 @@ import { createReadFileTool } from './files/read-file.ts';
 import { createWeatherTool } from './weather/weather.ts';
 import { withTimeoutMessages } from './with-timeout-messages.ts';
 import { createWriteFileTool } from './files/write-file.ts';
+import type { SearchConfig } from './web/web-config.ts';
+import { createWebTools } from './web/web-tools.ts';
 
 export interface ToolContext {
   /** The folder Sylvan was started in; file tools never leave it. */
@@ -15,6 +17,8 @@ export interface ToolContext {
   /** The limit the SDK enforces per tool call; named in the error the model reads. */
   toolTimeoutMs: number;
   fetch?: typeof fetch;
+  /** Web search backend and web_fetch settings; absent means no web tools. */
+  search?: SearchConfig;
 }
 
 /** The registry: every tool the model can call, made for this workspace. */
@@ -27,6 +31,7 @@ export function createTools(context: ToolContext) {
     read_file: createReadFileTool(workspace),
     list_files: createListFilesTool(workspace),
     write_file: createWriteFileTool(workspace),
+    ...createWebTools(context.search, { fetch: context.fetch, toolTimeoutMs: context.toolTimeoutMs }),
   } satisfies ToolSet;
   return withTimeoutMessages(tools, context.toolTimeoutMs);
 }
