@@ -1,6 +1,7 @@
 import { answerList, answerRead, answerWrite } from './mock-file-answer.ts';
 import type { MockLanguage, PromptToolResult } from './mock-prompt.ts';
 import { answerWeather } from './mock-weather-answer.ts';
+import { answerWebResult } from './mock-web-intents.ts';
 
 /**
  * Phrases an answer from the tool results of the current turn, one paragraph per result, in the user's language.
@@ -40,6 +41,9 @@ function answerOne(result: PromptToolResult, language: MockLanguage): string {
       return answerList(text, stringInput(result, 'path'), language);
     case 'write_file':
       return answerWrite(text, stringInput(result, 'path') ?? 'file', language);
+    case 'web_search':
+    case 'web_fetch':
+      return answerWebResult(result, text, language);
     default:
       return language === 'zh' ? `${result.toolName} 返回：${shorten(text, 400)}` : `${result.toolName} returned: ${shorten(text, 400)}`;
   }

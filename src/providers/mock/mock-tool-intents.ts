@@ -1,4 +1,5 @@
 import { findExpression } from './mock-expression.ts';
+import { findWebIntents, withWebIntents } from './mock-web-intents.ts';
 import {
   extractChineseWeatherPlaces,
   extractEnglishWeatherPlaces,
@@ -41,6 +42,11 @@ const NOT_A_FOLDER = new Set(['current', 'this', 'the', 'project', 'workspace', 
  * give several calls. `previousUserText` lets a bare follow-up ("那上海呢？") reuse the earlier weather intent. Pure.
  */
 export function detectToolIntents(text: string, tools: AvailableTools, previousUserText = ''): ToolIntents {
+  const web = findWebIntents(text, tools);
+  return withWebIntents(detectLocalIntents(web.rest, tools, previousUserText), web);
+}
+
+function detectLocalIntents(text: string, tools: AvailableTools, previousUserText: string): ToolIntents {
   const found: Found[] = [];
   const write = findWrite(text);
   // The text being written is data, not a request: "写入 1+1 到 a.txt" must not also calculate.
