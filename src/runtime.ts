@@ -8,6 +8,7 @@ import { addUsage, emptyUsage, type AgentEvent, type StopReason, type TokenUsage
 import { buildInstructions } from './agent/instructions.ts';
 import { runTurn, type ApprovalPolicy, type ApprovalRequest } from './agent/run-turn.ts';
 import { createModel, providerContext } from './providers/create-model.ts';
+import { SearchSourceLog, withSearchSources } from './providers/dashscope-search.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
 import { createTools } from './tools/index.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
@@ -55,7 +56,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   // The SDK prints its warnings (unsupported settings…) to the terminal; only the UI may write there.
   if (!config.debug) (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
   let modelName = config.model;
-  let model: LanguageModel = createModel(config);
+  const searchSources = config.search?.backend === 'dashscope' ? new SearchSourceLog() : undefined;
+  let model: LanguageModel = createModel(config, { searchSources });
   const tools = createTools({
     workspaceRoot: config.cwd,
     weather: config.weather,
@@ -111,7 +113,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       const result = await compact(undefined, signal);
       yield { type: 'notice', message: result.ok ? '(older turns summarised)' : `(${result.message})` };
     }
-    const stopReason = yield* runTurn({
+    const stopReason = yield* withSearchSources(runTurn({
       model,
       tools,
       instructions,
@@ -130,7 +132,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
         session.appendUsage(usage);
         sessionUsage = addUsage(sessionUsage, usage);
       },
-    });
+    }), searchSources);
     return stopReason;
   }
 
@@ -161,7 +163,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     },
     setModel(name) {
       modelName = name;
-      model = createModel({ ...config, model: name });
+      model = createModel({ ...config, model: name }, { searchSources });
       provider = providerContext({ ...config, model: name });
     },
     contextShare: () => fitter.usedShare(conversation.messages),
