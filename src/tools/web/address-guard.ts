@@ -130,3 +130,22 @@ export function guardedLookup(policy: AddressPolicy) {
     });
   };
 }
+
+/**
+ * Checks a host before web_fetch suggests it to the model (a redirect to another domain): an IP
+ * literal as it is, a name by its addresses. A name that does not resolve passes here; the fetch
+ * itself will fail on it.
+ */
+export async function refusedHost(hostname: string, policy: AddressPolicy): Promise<string | undefined> {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) {
+    const reason = policy(host);
+    return reason ? blockedMessage(host, host, reason) : undefined;
+  }
+  const addresses = await new Promise<LookupAddress[]>((resolve) => dnsLookup(host, { all: true }, (error, found) => resolve(error ? [] : found)));
+  for (const { address } of addresses) {
+    const reason = policy(address);
+    if (reason) return blockedMessage(host, address, reason);
+  }
+  return undefined;
+}

@@ -1,6 +1,6 @@
 import { tool } from 'ai';
 import { z } from 'zod';
-import { addressPolicy, BlockedAddressError, type AddressPolicy } from './address-guard.ts';
+import { addressPolicy, BlockedAddressError, refusedHost, type AddressPolicy } from './address-guard.ts';
 import { guardedGet, type HopResult } from './guarded-get.ts';
 import { describePage } from './page-text.ts';
 
@@ -69,6 +69,8 @@ async function fetchPage(raw: string, options: FetchOptions): Promise<string> {
         throw new Error(`${start.href} redirected more than ${MAX_REDIRECTS} times (last to ${next.href}); web_fetch stopped. Tell the user the page could not be reached.`);
       }
       if (next.hostname.toLowerCase() !== start.hostname.toLowerCase()) {
+        const refused = await refusedHost(next.hostname, options.policy);
+        if (refused) throw new Error(`${url.href} redirected to ${next.href}. ${refused}`);
         throw new Error(
           `${url.href} redirects to another domain: ${next.href}. web_fetch does not follow redirects across domains, because each domain needs its own approval. ` +
             'If that address looks right, call web_fetch again with it; the user will be asked about the new domain.',
@@ -119,7 +121,7 @@ function redirectTarget(from: URL, location: string): URL {
 function fetchFailure(url: URL, error: unknown, timedOutAfterMs: number | undefined): Error {
   if (error instanceof BlockedAddressError) return new Error(error.message);
   if (timedOutAfterMs !== undefined) {
-    return new Error(`${url.href} did not finish within ${Math.round(timedOutAfterMs / 1000)} s; web_fetch stopped. Tell the user the page timed out.`);
+    return new Error(`${url.href} did not finish within ${Math.round(timedOutAfterMs / 100) / 10} s; web_fetch stopped. Tell the user the page timed out.`);
   }
   const code = (error as NodeJS.ErrnoException).code;
   const reason =

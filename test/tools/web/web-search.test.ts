@@ -5,6 +5,7 @@ import { startSearchServer, type SearchBehaviour, type SearchService } from '../
 import { formatResults, MAX_SEARCH_RESULT_CHARS, searchBackendFor } from '../../../src/tools/web/web-search.ts';
 import { parseSearchConfig, type SearchConfig } from '../../../src/tools/web/web-config.ts';
 import { createSampleBackend } from '../../../src/tools/web/sample-search.ts';
+import type { SearchBackend, SearchResult } from '../../../src/tools/web/search-backend.ts';
 
 const KEY = 'test-search-key-5b1e';
 const fail = (message: string) => new Error(message);
@@ -22,10 +23,9 @@ async function searchAgainst(service: SearchService, behaviour: SearchBehaviour,
   const server = closeAtEnd(await startSearchServer(service, { key: KEY, behaviour }));
   const backend = searchBackendFor(configFor(service, server.url), { timeoutMs });
   assert.ok(backend, `no backend for ${service}`);
-  const outcome = await backend.search('who won the 2024 nobel prize in physics', 3).then(
-    (results) => ({ results, backend }),
-    (error: Error) => ({ error, backend }),
-  );
+  const outcome: { results?: SearchResult[]; error?: Error; backend: SearchBackend } = await backend
+    .search('who won the 2024 nobel prize in physics', 3)
+    .then((results) => ({ results, backend }), (error: Error) => ({ error, backend }));
   return { server, ...outcome };
 }
 
