@@ -1,12 +1,17 @@
 import type { MockLanguage, PromptToolResult } from './mock-prompt.ts';
 import type { AvailableTools, PlannedToolCall } from './mock-tool-intents.ts';
 
-/** Web calls a message asks for, and its text with the URLs blanked for the other intents. */
-export type WebIntents = { fetches: PlannedToolCall[]; search?: PlannedToolCall; rest: string };
+/**
+ * Web calls a message asks for, and its text with the URLs blanked for the other intents. `searchIsExplicit`: the
+ * user said "搜索/search", which wins over other intents; "查一下" or a question of fact searches only when nothing
+ * else matched.
+ */
+export type WebIntents = { fetches: PlannedToolCall[]; search?: PlannedToolCall; searchIsExplicit?: boolean; rest: string };
 
 const URL_PATTERN = /https?:\/\/[^\s"'<>（）()[\]{}，。！？、]+/gi;
 const FETCH_VERBS = /打开|访问|抓取|读取|读一下|读读|看看|看一下|\bfetch\b|\bopen\b|\bread\b|\bvisit\b|\bget\b/i;
 const SEARCH_VERBS = /搜索一下|搜索|搜一下|搜搜|查一下|查查|上网查|查询|\bsearch(?: the web)?(?: for)?\b|\blook up\b|\bgoogle\b/i;
+const EXPLICIT_SEARCH = /搜|search|google/i;
 /** Questions of fact the mock answers by searching even without "search": figures that change every year. */
 const FACT_WORDS = /GDP|国内生产总值|经济总量|人口|\bpopulation\b/i;
 const ARITHMETIC_ON_FOUND = /换算|折合|折算|乘以|按\s*\d+(?:\.\d+)?\s*(?:的)?汇率|\bconvert\b|\bin (?:yuan|rmb|cny)\b|exchange rate|\bat (?:a rate of )?\d/i;
@@ -30,18 +35,21 @@ export function findWebIntents(text: string, tools: AvailableTools): WebIntents 
     : FACT_WORDS.test(rest)
       ? trimQuery(/^[^?？!！。;；\n]*/.exec(rest)?.[0] ?? rest)
       : '';
-  return query ? { fetches: [], search: { toolName: 'web_search', input: { query } }, rest } : { fetches: [], rest };
+  if (!query) return { fetches: [], rest };
+  const searchIsExplicit = verb !== null && EXPLICIT_SEARCH.test(verb[0]);
+  return { fetches: [], search: { toolName: 'web_search', input: { query } }, searchIsExplicit, rest };
 }
 
 /**
- * Adds the web calls to what the rest of the message asked for: fetches always; a search only when nothing else
- * matched, so "查一下北京天气" still asks get_weather.
+ * Adds the web calls to what the rest of the message asked for: fetches always; an explicit search instead of the
+ * rest; any other search only when nothing else matched, so "查一下北京天气" still asks get_weather.
  */
 export function withWebIntents<T extends { calls: PlannedToolCall[]; missingTools: string[]; weatherWithoutCity: boolean }>(
   intents: T,
   web: WebIntents,
 ): T {
   if (web.fetches.length > 0) return { ...intents, calls: [...web.fetches, ...intents.calls] };
+  if (web.search && web.searchIsExplicit) return { ...intents, calls: [web.search], missingTools: [], weatherWithoutCity: false };
   const nothingElse = intents.calls.length === 0 && intents.missingTools.length === 0 && !intents.weatherWithoutCity;
   return web.search && nothingElse ? { ...intents, calls: [web.search] } : intents;
 }
