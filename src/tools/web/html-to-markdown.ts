@@ -35,6 +35,13 @@ function loadLibraries(): Promise<Libraries> {
   return libraries;
 }
 
+/** Starts loading the libraries while the page downloads; a failure surfaces later, in `htmlToMarkdown`. */
+export function preloadHtmlLibraries(): void {
+  loadLibraries().catch(() => {
+    libraries = undefined;
+  });
+}
+
 export async function htmlToMarkdown(html: string, pageUrl: string): Promise<ReadablePage> {
   const { parseHTML, Readability, TurndownService } = await loadLibraries();
   const { document } = parseHTML(html);

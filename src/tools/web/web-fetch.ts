@@ -2,6 +2,7 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { addressPolicy, BlockedAddressError, refusedHost, type AddressPolicy } from './address-guard.ts';
 import { guardedGet, type HopResult } from './guarded-get.ts';
+import { preloadHtmlLibraries } from './html-to-markdown.ts';
 import { describePage } from './page-text.ts';
 
 /** What the model reads from one page, at most. */
@@ -52,6 +53,8 @@ interface FetchOptions {
 
 async function fetchPage(raw: string, options: FetchOptions): Promise<string> {
   const start = parseHttpUrl(raw);
+  // The HTML libraries take about half a second to load: do it while the page downloads.
+  preloadHtmlLibraries();
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.abortSignal ? AbortSignal.any([options.abortSignal, timeout]) : timeout;
   let url = start;
