@@ -69,6 +69,10 @@ function describeAction(result: PromptToolResult, language: MockLanguage): strin
       return zh ? `列出 ${path ?? '当前目录'} 的文件` : `list the files in ${path ?? 'the workspace'}`;
     case 'write_file':
       return zh ? `写入 ${path ?? '文件'}` : `write ${path ?? 'the file'}`;
+    case 'web_search':
+      return zh ? `搜索「${stringInput(result, 'query') ?? ''}」` : `search for "${stringInput(result, 'query') ?? ''}"`;
+    case 'web_fetch':
+      return zh ? `打开 ${stringInput(result, 'url') ?? '网页'}` : `fetch ${stringInput(result, 'url') ?? 'the page'}`;
     default:
       return zh ? `调用 ${result.toolName}` : `run ${result.toolName}`;
   }
