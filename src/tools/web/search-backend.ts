@@ -44,7 +44,8 @@ export async function requestJson(identity: BackendIdentity, url: URL, init: Req
   let response: Response;
   let body: string;
   try {
-    response = await options.fetch(url, { ...init, signal, redirect: 'error', credentials: 'omit' });
+    // A keyed service never redirects; following one could hand the key to another host.
+    response = await options.fetch(url, { ...init, signal, redirect: identity.keyVariable ? 'error' : 'follow', credentials: 'omit' });
     body = await response.text();
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
