@@ -78,6 +78,6 @@ describe('the mock model: web intents', { timeout: 5_000 }, () => {
     const prompt = [user(GDP), call('c1', 'web_search', { query: 'q' }), { role: 'tool' as const, content: [{ type: 'tool-result' as const, toolCallId: 'c1', toolName: 'web_search', output: { type: 'error-text' as const, value: 'Tavily refused the request (HTTP 401): check TAVILY_API_KEY.' } }] }];
     const reply = decide(prompt);
     assert.equal(reply.type, 'text');
-    assert.match(reply.type === 'text' ? reply.text : '', /抱歉，没能调用 web_search：Tavily refused the request \(HTTP 401\)/);
+    assert.match(reply.type === 'text' ? reply.text : '', /抱歉，没能搜索「q」：Tavily refused the request \(HTTP 401\)/);
   });
 });
