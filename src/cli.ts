@@ -28,7 +28,7 @@ function banner(config: Config): string {
   const head = `${colour.bold.green('Sylvan')} ${colour.dim(`v${version()}`)}`;
   if (config.provider === 'mock') {
     return [
-      `${head} ${colour.dim('· offline mock model · sample weather')}`,
+      `${head} ${colour.dim(`· offline mock model · sample weather${config.search?.backend === 'sample' ? ' · sample search' : ''}`)}`,
       colour.dim('No API key found. Set DASHSCOPE_API_KEY (Qwen) or OPENAI_API_KEY in .env to talk to a real model.'),
       colour.dim('Try: 北京今天天气怎么样？ · (2+3)*4 等于多少？ · 帮我读一下 package.json · /help'),
     ].join('\n');

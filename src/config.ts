@@ -7,6 +7,7 @@ import { contextWindowFor } from './providers/model-info.ts';
 import { parseNumberSetting, type NumberSettingName } from './settings/number-settings.ts';
 import { SettingsSources } from './settings/sources.ts';
 import { loadSettings, type LoadedSettings } from './settings/load-settings.ts';
+import { parseSearchConfig, type SearchConfig } from './tools/web/web-config.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
 
@@ -37,6 +38,8 @@ export interface Config {
   /** Approve every tool call without asking (print mode needs it for write_file). */
   yes: boolean;
   weather: 'live' | 'sample';
+  /** web_search backend and web_fetch settings (SYLVAN_SEARCH, TAVILY_API_KEY, BRAVE_API_KEY, SEARXNG_URL…). */
+  search?: SearchConfig;
   mockDelayMs: number;
   /** $SYLVAN_HOME: sessions and input history. */
   home: string;
@@ -258,6 +261,7 @@ export function loadConfig(
     yes: values.yes === true || sources.approvesEverything(truthy),
     weather: weatherRaw ?? (provider === 'mock' ? 'sample' : 'live'),
     mockDelayMs: numberSetting('SYLVAN_MOCK_DELAY_MS', env, 15),
+    search: parseSearchConfig(env, provider, (message) => new ConfigError(message), environment),
     home: nonEmpty(env.SYLVAN_HOME) ?? join(homedir(), '.sylvan'),
     contextTokens: numberSetting('SYLVAN_CONTEXT_TOKENS', env, contextWindowFor(model)),
     debug: truthy(env.SYLVAN_DEBUG),

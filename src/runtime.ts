@@ -13,6 +13,7 @@ import { ToolProgressChannel } from './agent/tool-progress-channel.ts';
 import { startRuntimeMcp, type RuntimeMcp } from './mcp/runtime-mcp.ts';
 import { runTurn, type ApprovalPolicy, type ApprovalRequest } from './agent/run-turn.ts';
 import { createModel, providerContext } from './providers/create-model.ts';
+import { SearchSourceLog, withSearchSources } from './providers/dashscope-search.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
 import { createTools } from './tools/index.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
@@ -69,7 +70,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   // The SDK prints its warnings (unsupported settings…) to the terminal; only the UI may write there.
   if (!config.debug) (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
   let modelName = config.model;
-  let model: LanguageModel = guardDeepToolInput(createModel(config));
+  const searchSources = config.search?.backend === 'dashscope' ? new SearchSourceLog() : undefined;
+  let model: LanguageModel = guardDeepToolInput(createModel(config, { searchSources }));
   const progress = new ToolProgressChannel();
   const tools = createTools({
     workspaceRoot: config.cwd,
@@ -77,6 +79,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     secretPatterns: config.secretPatterns,
     toolTimeoutMs: config.toolTimeoutSeconds * 1000,
     onProgress: progress.report,
+    search: config.search,
   });
   const builtInTools: ToolSet = tools;
   const instructionFiles = loadProjectInstructions(config.cwd, config.home);
@@ -162,7 +165,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     }
     await refreshTools();
     yield* mcpNotices();
-    const events = progress.merge(runTurn({
+    const events = withSearchSources(progress.merge(runTurn({
       model,
       tools: currentTools,
       instructions,
@@ -183,7 +186,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
         session.appendUsage(usage);
         sessionUsage = addUsage(sessionUsage, usage);
       },
-    }));
+    })), searchSources);
     while (true) {
       const next = await events.next();
       if (next.done) {
@@ -239,7 +242,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     },
     setModel(name) {
       modelName = name;
-      model = guardDeepToolInput(createModel({ ...config, model: name }));
+      model = guardDeepToolInput(createModel({ ...config, model: name }, { searchSources }));
       provider = providerContext({ ...config, model: name });
     },
     contextShare: () => fitter.usedShare(conversation.messages),

@@ -9,6 +9,8 @@ import { createWriteFileTool } from './files/write-file.ts';
 import { createEditFileTool } from './files/edit-file.ts';
 import { createSearchFilesTool } from './files/search-files.ts';
 import { createRunCommandTool } from './shell/run-command.ts';
+import type { SearchConfig } from './web/web-config.ts';
+import { createWebTools } from './web/web-tools.ts';
 
 export interface ToolContext {
   /** The folder Sylvan was started in; file tools never leave it. */
@@ -20,6 +22,8 @@ export interface ToolContext {
   fetch?: typeof fetch;
   /** Where running tools report live output (a command's latest lines) for the user. */
   onProgress?: (toolCallId: string, toolName: string, text: string) => void;
+  /** Web search backend and web_fetch settings; absent means no web tools. */
+  search?: SearchConfig;
 }
 
 /** The registry: every tool the model can call, made for this workspace. */
@@ -38,6 +42,7 @@ export function createTools(context: ToolContext) {
       workspaceRoot: context.workspaceRoot,
       onProgress: context.onProgress && ((toolCallId, text) => context.onProgress?.(toolCallId, 'run_command', text)),
     }),
+    ...createWebTools(context.search, { fetch: context.fetch, toolTimeoutMs: context.toolTimeoutMs }),
   } satisfies ToolSet;
   return withTimeoutMessages(tools, context.toolTimeoutMs);
 }

@@ -2,6 +2,7 @@ import { answerAction, describeActionCall } from './mock-action-answer.ts';
 import { answerList, answerRead, answerWrite } from './mock-file-answer.ts';
 import type { MockLanguage, PromptToolResult } from './mock-prompt.ts';
 import { answerWeather } from './mock-weather-answer.ts';
+import { answerWebResult } from './mock-web-intents.ts';
 
 /**
  * Phrases an answer from the tool results of the current turn, one paragraph per result, in the user's language.
@@ -41,6 +42,9 @@ function answerOne(result: PromptToolResult, language: MockLanguage): string {
       return answerList(text, stringInput(result, 'path'), language);
     case 'write_file':
       return answerWrite(text, stringInput(result, 'path') ?? 'file', language);
+    case 'web_search':
+    case 'web_fetch':
+      return answerWebResult(result, text, language);
     default:
       return (
         answerAction(result, text, language) ??
@@ -69,6 +73,10 @@ function describeAction(result: PromptToolResult, language: MockLanguage): strin
       return zh ? `列出 ${path ?? '当前目录'} 的文件` : `list the files in ${path ?? 'the workspace'}`;
     case 'write_file':
       return zh ? `写入 ${path ?? '文件'}` : `write ${path ?? 'the file'}`;
+    case 'web_search':
+      return zh ? `搜索「${stringInput(result, 'query') ?? ''}」` : `search for "${stringInput(result, 'query') ?? ''}"`;
+    case 'web_fetch':
+      return zh ? `打开 ${stringInput(result, 'url') ?? '网页'}` : `fetch ${stringInput(result, 'url') ?? 'the page'}`;
     default:
       return describeActionCall(result, language) ?? (zh ? `调用 ${result.toolName}` : `run ${result.toolName}`);
   }

@@ -12,6 +12,7 @@ import {
 } from './mock-conversation.ts';
 import { SUMMARIZE_REQUEST_PREFIX, SUMMARY_PREFIX, detectLanguage, readPrompt } from './mock-prompt.ts';
 import { detectToolIntents } from './mock-tool-intents.ts';
+import { answerWebTurn, planWebFollowUp } from './mock-web-intents.ts';
 import type { AvailableTools, PlannedToolCall } from './mock-tool-intents.ts';
 
 export type { AvailableTools, PlannedToolCall } from './mock-tool-intents.ts';
@@ -38,7 +39,12 @@ export function decideMockReply(prompt: LanguageModelV4Prompt, tools: AvailableT
   const text = (value: string): MockReply => ({ type: 'text', text: value });
   const toolNames = new Set(tools.keys());
 
-  if (reading.resultsAfterLastUser.length > 0) return text(answerToolResults(reading.resultsAfterLastUser, language));
+  if (reading.resultsAfterLastUser.length > 0) {
+    const followUp = planWebFollowUp(userText, reading.resultsAfterLastUser, tools);
+    if (followUp) return { type: 'tool-calls', calls: [followUp] };
+    const results = reading.resultsAfterLastUser;
+    return text(answerWebTurn(userText, results, language) ?? answerToolResults(results, language));
+  }
   if (userText.startsWith(SUMMARIZE_REQUEST_PREFIX)) return text(summaryText(reading.history, reading.earlierSummary));
   // A summary handed over as the last message is context to keep, not a request to act on.
   if (userText.startsWith(SUMMARY_PREFIX)) return text(summaryAcknowledgementText(language));

@@ -1,5 +1,6 @@
 import { findActionIntent } from './mock-action-intents.ts';
 import { findExpression } from './mock-expression.ts';
+import { findWebIntents, withWebIntents } from './mock-web-intents.ts';
 import {
   extractChineseWeatherPlaces,
   extractEnglishWeatherPlaces,
@@ -47,6 +48,11 @@ export function detectToolIntents(text: string, tools: AvailableTools, previousU
     const offered = tools.has(action.toolName);
     return { calls: offered ? [action] : [], missingTools: offered ? [] : [action.toolName], weatherWithoutCity: false };
   }
+  const web = findWebIntents(text, tools);
+  return withWebIntents(detectLocalIntents(web.rest, tools, previousUserText), web);
+}
+
+function detectLocalIntents(text: string, tools: AvailableTools, previousUserText: string): ToolIntents {
   const found: Found[] = [];
   const write = findWrite(text);
   // The text being written is data, not a request: "写入 1+1 到 a.txt" must not also calculate.

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { ApprovalRequest } from '../../../src/agent/run-turn.ts';
+import { approvalScopeOf } from '../../../src/tools/approval-scope.ts';
+import { InteractiveApproval, nonInteractiveApproval } from '../../../src/ui/approval-prompt.ts';
+import type { LineReader, ReadResult } from '../../../src/ui/line-reader.ts';
+
+class ScriptedReader implements LineReader {
+  readonly prompts: string[] = [];
+  readonly history: readonly string[] = [];
+  readonly interactive = true;
+  constructor(private readonly script: ReadResult[]) {}
+  async read(prompt: string): Promise<ReadResult> {
+    this.prompts.push(prompt);
+    const next = this.script.shift();
+    assert.ok(next, `asked more often than scripted: ${prompt}`);
+    return next;
+  }
+  close(): void {}
+}
+
+const fetchOf = (url: string): ApprovalRequest => ({ toolCallId: 'call-1', toolName: 'web_fetch', input: { url } });
+
+describe('approval of web_fetch, per domain', { timeout: 5_000 }, () => {
+  test('the scope is the host: kind domain, key domain:<host>, "always this domain"', () => {
+    assert.deepEqual(approvalScopeOf('web_fetch', { url: 'https://Example.com/a?b=1' }), { kind: 'domain', key: 'domain:example.com', alwaysLabel: 'this domain' });
+    assert.equal(approvalScopeOf('web_search', { query: 'x' }), undefined, 'searching asks nothing: the query goes only to the configured backend');
+  });
+
+  test('the REPL asks y / n / always this domain, and "always" covers that domain only', async () => {
+    const reader = new ScriptedReader([{ kind: 'line', line: 'a' }]);
+    const approval = new InteractiveApproval(reader, () => {}, async (request) => ({ summary: `web_fetch ${(request.input as { url: string }).url}`, preview: '' }), false, () => {});
+    assert.equal(approval.decide('web_fetch', { url: 'https://example.com/one' }), 'ask');
+    assert.deepEqual(await approval.ask(fetchOf('https://example.com/one')), { approved: true });
+    assert.match(reader.prompts[0] ?? '', /web_fetch https:\/\/example\.com\/one\? \[y\]es \/ \[n\]o \/ \[a\]lways this domain › $/);
+    assert.equal(approval.decide('web_fetch', { url: 'https://example.com/two' }), 'allow');
+    assert.equal(approval.decide('web_fetch', { url: 'https://other.example.org/' }), 'ask');
+  });
+
+  test('print mode denies a fetch unless --yes', () => {
+    const denied = nonInteractiveApproval(false).decide('web_fetch', { url: 'https://example.com/' });
+    assert.ok(typeof denied === 'object' && 'deny' in denied && /--yes/.test(denied.deny));
+    assert.equal(nonInteractiveApproval(true).decide('web_fetch', { url: 'https://example.com/' }), 'allow');
+  });
+});
