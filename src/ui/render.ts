@@ -1,6 +1,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { AgentEvent, TokenUsage } from '../agent/events.ts';
-import { isDenseCodePoint } from '../agent/token-estimate.ts';
+import { displayWidth, graphemes, graphemeWidth } from './display-width.ts';
+import { sanitize, sanitizeLine } from './sanitize.ts';
 
 /** A stream the renderer writes to: stdout, stderr, or a test's buffer. */
 export interface Output {
@@ -22,33 +23,17 @@ export function chalkFor(output: Output, environment: NodeJS.ProcessEnv = proces
 
 const MAX_SUMMARY = 160;
 
-/** Terminal columns of one character: CJK, full-width forms and emoji take two. */
-function columnsOf(character: string): number {
-  const code = character.codePointAt(0) ?? 0;
-  return isDenseCodePoint(code) || (code >= 0x1f300 && code <= 0x1faff) ? 2 : 1;
-}
-
-/** One line of anything: the first line of text, whitespace squeezed, cut to `width` terminal columns. */
+/** One line of anything: the first line of text, whitespace squeezed, sanitised, cut to `width` terminal columns. */
 export function oneLine(value: unknown, width = MAX_SUMMARY): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = sanitizeLine(text.replace(/\s+/g, ' ').trim());
+  if (displayWidth(flat) <= width) return flat;
   let used = 0;
   let kept = '';
-  for (const character of flat) {
-    used += columnsOf(character);
-    if (used > width) return cutToFit(kept, width - 1);
-    kept += character;
-  }
-  return kept;
-}
-
-function cutToFit(text: string, width: number): string {
-  let used = 0;
-  let kept = '';
-  for (const character of text) {
-    used += columnsOf(character);
-    if (used > width) break;
-    kept += character;
+  for (const grapheme of graphemes(flat)) {
+    used += graphemeWidth(grapheme);
+    if (used > width - 1) break;
+    kept += grapheme;
   }
   return `${kept}…`;
 }
@@ -62,11 +47,12 @@ export function summariseResult(output: unknown, width = MAX_SUMMARY): string {
   return `${oneLine(lines[0] ?? '', width - more.length)}${more}`;
 }
 
-/** `get_weather(city: "北京")` — how a call is shown. */
+/** `get_weather(city: "北京")` — how a call is shown (sanitised: the name and input came from the model). */
 export function formatCall(toolName: string, input: unknown): string {
+  toolName = sanitizeLine(toolName);
   if (input !== null && typeof input === 'object' && !Array.isArray(input)) {
     const args = Object.entries(input as Record<string, unknown>)
-      .map(([key, value]) => `${key}: ${oneLine(JSON.stringify(value), 60)}`)
+      .map(([key, value]) => `${sanitizeLine(key)}: ${oneLine(JSON.stringify(value), 60)}`)
       .join(', ');
     return `${toolName}(${args})`;
   }
@@ -107,7 +93,7 @@ export class EventRenderer {
         // Thinking is activity, not answer: it never reaches stdout in print mode.
         if (event.text === '') break;
         if (this.sameStream) this.endText();
-        this.activity.write(this.activityColour.dim.italic(event.text));
+        this.activity.write(this.activityColour.dim.italic(sanitize(event.text)));
         this.reasoningOpen = !event.text.endsWith('\n');
         break;
       case 'tool-call':
@@ -123,14 +109,14 @@ export class EventRenderer {
         this.activityLine(this.activityColour.yellow(`  ⎿ denied${event.reason ? `: ${oneLine(event.reason, this.width() - 14)}` : ''}`));
         break;
       case 'notice':
-        this.activityLine(dim(event.message));
+        this.activityLine(dim(sanitize(event.message)));
         break;
       case 'turn-end':
         this.endReasoning();
         this.endText();
         if (event.stopReason !== 'completed' && event.message) {
           const colour = event.stopReason === 'error' ? this.activityColour.red : this.activityColour.yellow;
-          this.activityLine(colour(`${event.stopReason === 'error' ? '✗' : '■'} ${event.message}`));
+          this.activityLine(colour(`${event.stopReason === 'error' ? '✗' : '■'} ${sanitize(event.message)}`));
         }
         break;
       default:
@@ -161,7 +147,7 @@ export class EventRenderer {
   private writeText(chunk: string): void {
     if (chunk === '') return;
     this.endReasoning();
-    this.text.write(chunk);
+    this.text.write(sanitize(chunk));
     this.textAtLineStart = chunk.endsWith('\n');
   }
 

@@ -5,6 +5,10 @@ import { InteractiveApproval } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
 import { runSlashCommand } from './slash-commands.ts';
+import { LiveStatus } from './status.ts';
+import { TerminalRenderer, type ThinkingDisplay } from './terminal-renderer.ts';
+import { ToolCallLog, trackToolEvent, type ToolCallRecord } from './tool-calls.ts';
+import type { ApprovalPolicy } from '../agent/run-turn.ts';
 
 export interface ReplOptions {
   config: Config;
@@ -31,6 +35,12 @@ export interface ReplState {
   interruptible: <T>(work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
   print: (line?: string) => void;
   dim: (text: string) => string;
+  /** Reasoning streamed whole or as a one-line summary (/thinking). */
+  thinking: ThinkingDisplay;
+  /** The tool calls of the last turn, for /last. */
+  lastToolCalls: readonly ToolCallRecord[];
+  /** Shows a live status line (on a terminal) until the returned function is called. */
+  status: (label: string) => () => void;
 }
 
 /**
@@ -76,6 +86,14 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       },
       print,
       dim: colour.dim,
+      thinking: 'whole',
+      lastToolCalls: [],
+      status: (label) => {
+        if (!output.isTTY) return () => {};
+        const status = new LiveStatus(output, colour);
+        status.start(label);
+        return () => status.close();
+      },
     };
     return state;
   };
@@ -122,13 +140,18 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       lastInterruptAt = now();
       controller.abort();
     });
-    const renderer = new EventRenderer(output, output);
+    const live = output.isTTY ? new TerminalRenderer(output, { thinking: () => current.thinking }) : undefined;
+    const renderer = live ?? new EventRenderer(output, output);
+    const toolCalls = live?.toolCalls ?? new ToolCallLog();
+    current.lastToolCalls = toolCalls.records;
+    live?.begin();
     let turnUsage = emptyUsage();
     // The last step's prompt plus answer is what the next request starts from.
     let contextTokens = 0;
     try {
-      for await (const event of current.runtime.runTurn(line, controller.signal, current.approval)) {
-        renderer.render(event);
+      for await (const event of current.runtime.runTurn(line, controller.signal, live ? hidingLiveRows(current.approval, live) : current.approval)) {
+        if (!live) trackToolEvent(toolCalls, event);
+        await renderer.render(event);
         if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;
         if (event.type === 'turn-end') {
           turnUsage = event.usage;
@@ -136,6 +159,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         }
       }
     } finally {
+      live?.close();
       unsubscribe();
       turnController = undefined;
     }
@@ -148,3 +172,17 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   }
 }
 
+/** The live rows (status, pending text) make way while the user is asked to approve a call. */
+function hidingLiveRows(policy: ApprovalPolicy, live: TerminalRenderer): ApprovalPolicy {
+  return {
+    decide: (toolName, input) => policy.decide(toolName, input),
+    async ask(request, signal) {
+      live.suspend();
+      try {
+        return await policy.ask(request, signal);
+      } finally {
+        live.resume();
+      }
+    },
+  };
+}

@@ -1,6 +1,7 @@
 import { estimateCost } from '../providers/model-info.ts';
 import { listSessions } from '../session/store.ts';
 import type { ReplState } from './repl.ts';
+import { fullToolOutput } from './tool-calls.ts';
 
 interface SlashCommand {
   name: string;
@@ -71,7 +72,10 @@ const COMMANDS: SlashCommand[] = [
       }
       const before = state.runtime.historyTokens();
       state.print(state.dim('  summarising the conversation…'));
-      const result = await state.interruptible((signal) => state.runtime.compact(argument.trim() || undefined, signal));
+      const stopStatus = state.status('Compacting the conversation…');
+      const result = await state
+        .interruptible((signal) => state.runtime.compact(argument.trim() || undefined, signal))
+        .finally(stopStatus);
       if (!result.ok) {
         state.print(`  ${result.message}`);
         return;
@@ -121,6 +125,27 @@ const COMMANDS: SlashCommand[] = [
       }
       state.runtime.setModel(name);
       state.print(`  Now using ${name}.`);
+    },
+  },
+  {
+    name: '/thinking',
+    usage: '/thinking',
+    summary: "switch the model's reasoning between shown whole and one line",
+    run(_argument, state) {
+      state.thinking = state.thinking === 'whole' ? 'summary' : 'whole';
+      state.print(
+        state.thinking === 'whole'
+          ? '  Reasoning is shown whole as it streams.'
+          : '  Reasoning is shown as one line (thought for …); /thinking again to see it whole.',
+      );
+    },
+  },
+  {
+    name: '/last',
+    usage: '/last',
+    summary: "the full output of the last turn's tool calls",
+    run(_argument, state) {
+      for (const line of fullToolOutput(state.lastToolCalls, state.dim)) state.print(line);
     },
   },
   {

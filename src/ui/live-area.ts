@@ -1,0 +1,52 @@
+import { displayWidth, wrapStyled } from './display-width.ts';
+import type { Output } from './render.ts';
+
+/**
+ * The bottom rows of a terminal that Sylvan redraws in place: the status line, a running tool's
+ * latest output, the markdown block still being written. Everything above it is printed once and
+ * never touched again. Each live row is cut to fit the width, so erasing knows exactly how many
+ * rows to go back over; `print` erases the live rows first, so they never reach the scrollback.
+ */
+export class LiveArea {
+  private rows = 0;
+
+  constructor(private readonly output: Output) {}
+
+  /** Replaces the live rows with `lines` (styled, one terminal row each after wrapping). */
+  show(lines: readonly string[]): void {
+    const width = this.width();
+    const rows = lines.flatMap((line) => (displayWidth(line) <= width ? [line] : wrapStyled(line, width)));
+    const maxRows = Math.max(1, (this.output as { rows?: number }).rows ?? 24) - 2;
+    const kept = rows.slice(-maxRows);
+    this.output.write(this.erasing() + kept.join('\n'));
+    this.rows = kept.length;
+  }
+
+  /** Removes the live rows, leaving the cursor at the start of the first one. */
+  clear(): void {
+    if (this.rows === 0) return;
+    this.output.write(this.erasing());
+    this.rows = 0;
+  }
+
+  /** Writes lasting text above the live rows (which are erased; show them again after). */
+  print(text: string): void {
+    this.output.write(this.erasing() + text);
+    this.rows = 0;
+  }
+
+  get active(): boolean {
+    return this.rows > 0;
+  }
+
+  private erasing(): string {
+    if (this.rows === 0) return '';
+    const up = this.rows > 1 ? `\u001b[${this.rows - 1}A` : '';
+    return `\r${up}\u001b[J`;
+  }
+
+  /** One column short of the edge: a full row would leave the cursor waiting to wrap, and the row count would be off by one. */
+  private width(): number {
+    return Math.max(10, (this.output.columns ?? 80) - 1);
+  }
+}
