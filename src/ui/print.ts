@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Runtime } from '../runtime.ts';
 import { nonInteractiveApproval } from './approval-prompt.ts';
 import { EventRenderer, type Output } from './render.ts';
+import { sanitize } from './sanitize.ts';
 
 export interface PrintOptions {
   config: Config;
@@ -26,15 +27,27 @@ export async function runPrint(options: PrintOptions): Promise<number> {
   let exitCode = 1;
   for await (const event of options.runtime.runTurn(options.prompt, options.signal, approval)) {
     if (config.json) {
-      stdout.write(`${JSON.stringify(event)}\n`);
+      stdout.write(`${jsonLine(event)}\n`);
     } else {
       renderer.render(event);
     }
     if (event.type === 'turn-end') {
       exitCode = exitCodeFor(event.stopReason);
-      if (config.json && event.message) stderr.write(`${event.message}\n`);
-      if (event.debug && config.debug) stderr.write(`${event.debug}\n`);
+      if (config.json && event.message) stderr.write(`${sanitize(event.message)}\n`);
+      if (event.debug && config.debug) stderr.write(`${sanitize(event.debug)}\n`);
     }
   }
   return exitCode;
+}
+
+/**
+ * One event as one line of JSON. JSON.stringify escapes C0 controls but leaves DEL, C1 and the
+ * bidi controls raw; they are escaped too (the same string to a JSON reader), so the line is safe
+ * to show in a terminal, and U+2028/U+2029 cannot split it for a line-based reader.
+ */
+function jsonLine(event: unknown): string {
+  return JSON.stringify(event).replace(
+    /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (character) => `\\u${character.codePointAt(0)!.toString(16).padStart(4, '0')}`,
+  );
 }

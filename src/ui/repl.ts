@@ -5,6 +5,7 @@ import { InteractiveApproval } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
 import { runSlashCommand } from './slash-commands.ts';
+import { sanitize } from './sanitize.ts';
 import { LiveStatus } from './status.ts';
 import { TerminalRenderer, type ThinkingDisplay } from './terminal-renderer.ts';
 import { ToolCallLog, trackToolEvent, type ToolCallRecord } from './tool-calls.ts';
@@ -122,7 +123,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     try {
       current = await getState();
     } catch (error) {
-      print(colour.red(`✗ Could not start the model: ${(error as Error).message}`));
+      print(colour.red(`✗ Could not start the model: ${sanitize((error as Error).message)}`));
       return 1;
     }
 
@@ -155,7 +156,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;
         if (event.type === 'turn-end') {
           turnUsage = event.usage;
-          if (event.debug && current.config.debug) print(colour.dim(event.debug));
+          if (event.debug && current.config.debug) print(colour.dim(sanitize(event.debug)));
         }
       }
     } finally {

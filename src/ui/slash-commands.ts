@@ -1,6 +1,7 @@
 import { estimateCost } from '../providers/model-info.ts';
 import { listSessions } from '../session/store.ts';
 import type { ReplState } from './repl.ts';
+import { sanitize, sanitizeLine } from './sanitize.ts';
 import { fullToolOutput } from './tool-calls.ts';
 
 interface SlashCommand {
@@ -77,7 +78,7 @@ const COMMANDS: SlashCommand[] = [
         .interruptible((signal) => state.runtime.compact(argument.trim() || undefined, signal))
         .finally(stopStatus);
       if (!result.ok) {
-        state.print(`  ${result.message}`);
+        state.print(`  ${sanitize(result.message)}`);
         return;
       }
       const after = state.runtime.historyTokens();
@@ -96,7 +97,7 @@ const COMMANDS: SlashCommand[] = [
       }
       for (const session of sessions) {
         const current = session.id === state.runtime.sessionId ? ' (this one)' : '';
-        state.print(`  ${session.id}  ${state.dim(`${session.messageCount} messages`)}  ${session.title}${current}`);
+        state.print(`  ${sanitizeLine(session.id)}  ${state.dim(`${session.messageCount} messages`)}  ${sanitizeLine(session.title)}${current}`);
       }
     },
   },
