@@ -57,6 +57,19 @@ export function displayWidth(text: string): number {
   return width;
 }
 
+/** Plain text cut to `width` columns, with `…` when something was cut. */
+export function cutToWidth(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let used = 0;
+  let kept = '';
+  for (const grapheme of graphemes(text)) {
+    used += graphemeWidth(grapheme);
+    if (used > width - 1) break;
+    kept += grapheme;
+  }
+  return `${kept}…`;
+}
+
 /** Pads styled text with spaces to `width` columns. */
 export function padToWidth(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - displayWidth(text)));

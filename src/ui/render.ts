@@ -1,6 +1,6 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { AgentEvent, TokenUsage } from '../agent/events.ts';
-import { displayWidth, graphemes, graphemeWidth } from './display-width.ts';
+import { cutToWidth } from './display-width.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
 
 /** A stream the renderer writes to: stdout, stderr, or a test's buffer. */
@@ -26,16 +26,7 @@ const MAX_SUMMARY = 160;
 /** One line of anything: the first line of text, whitespace squeezed, sanitised, cut to `width` terminal columns. */
 export function oneLine(value: unknown, width = MAX_SUMMARY): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  const flat = sanitizeLine(text.replace(/\s+/g, ' ').trim());
-  if (displayWidth(flat) <= width) return flat;
-  let used = 0;
-  let kept = '';
-  for (const grapheme of graphemes(flat)) {
-    used += graphemeWidth(grapheme);
-    if (used > width - 1) break;
-    kept += grapheme;
-  }
-  return `${kept}…`;
+  return cutToWidth(sanitizeLine(text.replace(/\s+/g, ' ').trim()), width);
 }
 
 /** The first line of a tool result, and how many more there are. */

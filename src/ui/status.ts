@@ -1,4 +1,5 @@
 import type { ChalkInstance } from 'chalk';
+import { cutToWidth, displayWidth } from './display-width.ts';
 import { LiveArea } from './live-area.ts';
 import type { Output } from './render.ts';
 
@@ -23,7 +24,7 @@ export class LiveStatus {
   private frame = 0;
 
   constructor(
-    output: Output,
+    private readonly output: Output,
     private readonly colour: ChalkInstance,
     private readonly now: () => number = Date.now,
   ) {
@@ -92,8 +93,11 @@ export class LiveStatus {
     if (this.label !== undefined) {
       const seconds = Math.floor((this.now() - this.startedAt) / 1000);
       const spinner = this.colour.cyan(SPINNER[this.frame]);
-      lines.push(`${spinner} ${this.label} ${this.colour.dim(`(${seconds}s · esc to cancel)`)}`);
-      for (const line of this.progress) lines.push(this.colour.dim(`  ${line}`));
+      const hint = `(${seconds}s · esc to cancel)`;
+      // One row each, always: a status that wrapped would leave its first row behind when erased after a resize.
+      const width = Math.max(20, (this.output.columns ?? 80) - 1);
+      lines.push(`${spinner} ${cutToWidth(this.label, width - displayWidth(hint) - 3)} ${this.colour.dim(hint)}`);
+      for (const line of this.progress) lines.push(this.colour.dim(`  ${cutToWidth(line, width - 2)}`));
     }
     if (lines.length === 0) this.area.clear();
     else this.area.show(lines);

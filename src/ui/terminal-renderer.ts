@@ -103,7 +103,8 @@ export class TerminalRenderer {
         const message = sanitize(event.message);
         this.printLines([this.colour.dim(message)], 'activity');
         // A notice that ends in "…" says work is under way (compacting): the status line says so until the next event.
-        this.status.start(message.trimEnd().endsWith('…') ? message.replace(/^\(|\)$/g, '') : WAITING);
+        const underWay = /…\)?\s*$/.test(message);
+        this.status.start(underWay ? message.trim().replace(/^\((.*)\)$/, '$1') : WAITING);
         return;
       }
       case 'turn-end':
