@@ -6,8 +6,7 @@ import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
 import { runSlashCommand } from './slash-commands.ts';
 import { sanitize } from './sanitize.ts';
-import { LiveStatus } from './status.ts';
-import { TerminalRenderer, type ThinkingDisplay } from './terminal-renderer.ts';
+import type { TerminalRenderer, ThinkingDisplay } from './terminal-renderer.ts';
 import { ToolCallLog, trackToolEvent, type ToolCallRecord } from './tool-calls.ts';
 import type { ApprovalPolicy } from '../agent/run-turn.ts';
 
@@ -91,9 +90,18 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       lastToolCalls: [],
       status: (label) => {
         if (!output.isTTY) return () => {};
-        const status = new LiveStatus(output, colour);
-        status.start(label);
-        return () => status.close();
+        let stopped = false;
+        let close = () => {};
+        void import('./status.ts').then(({ LiveStatus }) => {
+          if (stopped) return;
+          const status = new LiveStatus(output, colour);
+          status.start(label);
+          close = () => status.close();
+        });
+        return () => {
+          stopped = true;
+          close();
+        };
       },
     };
     return state;
@@ -141,7 +149,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       lastInterruptAt = now();
       controller.abort();
     });
-    const live = output.isTTY ? new TerminalRenderer(output, { thinking: () => current.thinking }) : undefined;
+    // The terminal renderer (and through it the markdown and highlighting libraries) loads on the first turn, not before the prompt.
+    const live = output.isTTY
+      ? new (await import('./terminal-renderer.ts')).TerminalRenderer(output, { thinking: () => current.thinking })
+      : undefined;
     const renderer = live ?? new EventRenderer(output, output);
     const toolCalls = live?.toolCalls ?? new ToolCallLog();
     current.lastToolCalls = toolCalls.records;
