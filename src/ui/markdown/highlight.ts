@@ -3,57 +3,69 @@ import type { ChalkInstance } from 'chalk';
 /** Styled lines of `code`, or undefined when the language is not one we highlight. */
 export type Highlighter = (code: string, language: string, colour: ChalkInstance) => string[] | undefined;
 
-/** The languages a chat answer shows most; each is a separate small module of highlight.js. */
-const LANGUAGES = [
-  'bash',
-  'c',
-  'cpp',
-  'css',
-  'diff',
-  'go',
-  'java',
-  'javascript',
-  'json',
-  'markdown',
-  'python',
-  'rust',
-  'sql',
-  'typescript',
-  'xml',
-  'yaml',
-] as const;
+/** The languages we highlight, each a small module of highlight.js, by the names answers use for them. */
+const LANGUAGES: Record<string, string> = {
+  bash: 'bash', sh: 'bash', shell: 'bash', zsh: 'bash', console: 'bash',
+  c: 'c', h: 'c',
+  cpp: 'cpp', 'c++': 'cpp', cc: 'cpp', hpp: 'cpp',
+  css: 'css',
+  diff: 'diff', patch: 'diff',
+  go: 'go', golang: 'go',
+  java: 'java',
+  javascript: 'javascript', js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
+  json: 'json', jsonc: 'json',
+  markdown: 'markdown', md: 'markdown',
+  python: 'python', py: 'python',
+  rust: 'rust', rs: 'rust',
+  sql: 'sql',
+  typescript: 'typescript', ts: 'typescript', tsx: 'typescript',
+  xml: 'xml', html: 'xml', svg: 'xml',
+  yaml: 'yaml', yml: 'yaml',
+};
 
 /** The part of highlight.js's API used here. */
 interface HighlightJs {
   registerLanguage(name: string, language: unknown): void;
-  getLanguage(name: string): unknown;
   highlight(code: string, options: { language: string; ignoreIllegals: boolean }): { value: string };
 }
 
-let loading: Promise<Highlighter> | undefined;
+let core: Promise<HighlightJs> | undefined;
+const languages = new Map<string, Promise<boolean>>();
 
 /**
- * highlight.js core with a few languages, imported on the first code block of the session
- * (about 25 ms), never before the prompt. Later calls share the same load.
+ * highlight.js core, imported when the first code block of the session arrives, and each
+ * language the first time a block uses it (about 10 ms for core and one language), never
+ * before the prompt. Resolves with a highlighter that knows every language loaded so far.
  */
-export function loadHighlighter(): Promise<Highlighter> {
-  loading ??= (async () => {
-    // Named through a variable: highlight.js's own types pull in the DOM library, which changes Node's stream types.
-    const core: string = 'highlight.js/lib/core';
-    const { default: hljs } = (await import(core)) as { default: HighlightJs };
-    const modules = await Promise.all(LANGUAGES.map((name) => import(`highlight.js/lib/languages/${name}`) as Promise<{ default: unknown }>));
-    LANGUAGES.forEach((name, index) => hljs.registerLanguage(name, modules[index]!.default));
-    return (code, language, colour) => {
-      const name = language.toLowerCase();
-      if (!hljs.getLanguage(name)) return undefined;
-      try {
-        return htmlToStyledLines(hljs.highlight(code, { language: name, ignoreIllegals: true }).value, colour);
-      } catch {
-        return undefined;
+export async function loadHighlighter(wanted: readonly string[] = []): Promise<Highlighter> {
+  // Named through a variable: highlight.js's own types pull in the DOM library, which changes Node's stream types.
+  const corePath: string = 'highlight.js/lib/core';
+  core ??= import(corePath).then((module: { default: HighlightJs }) => module.default);
+  const hljs = await core;
+  await Promise.all(
+    wanted.map((language) => {
+      const name = LANGUAGES[language.toLowerCase()];
+      if (!name) return false;
+      let loading = languages.get(name);
+      if (!loading) {
+        loading = import(`highlight.js/lib/languages/${name}`).then(
+          (module: { default: unknown }) => (hljs.registerLanguage(name, module.default), true),
+          () => false,
+        );
+        languages.set(name, loading);
       }
-    };
-  })();
-  return loading;
+      return loading;
+    }),
+  );
+  return (code, language, colour) => {
+    const name = LANGUAGES[language.toLowerCase()];
+    if (!name || !languages.has(name)) return undefined;
+    try {
+      return htmlToStyledLines(hljs.highlight(code, { language: name, ignoreIllegals: true }).value, colour);
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** Which colour a highlight.js scope gets; the first matching part of the class name wins. */

@@ -1,4 +1,4 @@
-import type { Token } from 'marked';
+import type { Token, Tokens } from 'marked';
 import { loadHighlighter } from './highlight.ts';
 import { renderBlocks, type BlockContext } from './render-blocks.ts';
 
@@ -11,7 +11,8 @@ export function loadLexer(): Promise<Lex> {
   return lexerLoading;
 }
 
-const FENCE_START = /^ {0,3}(`{3,}|~{3,})/m;
+/** A code fence opening, and the language named on it: the highlighter starts loading as soon as one arrives. */
+const FENCE_START = /^ {0,3}(`{3,}|~{3,})[ \t]*([\w+#-]+)?/m;
 
 /**
  * An answer's markdown as it streams: each block is rendered once it is complete, and the block
@@ -28,7 +29,8 @@ export class MarkdownStream {
   /** Adds streamed text; resolves with the rendered lines of the blocks it completed. */
   async push(text: string): Promise<string[]> {
     this.source += text;
-    if (FENCE_START.test(this.source)) void loadHighlighter();
+    const fence = FENCE_START.exec(this.source);
+    if (fence) void loadHighlighter(fence[2] ? [fence[2]] : []);
     if (!this.source.includes('\n')) return [];
     const lex = await loadLexer();
     const tokens = lex(this.source);
@@ -62,17 +64,19 @@ export class MarkdownStream {
   }
 
   private async render(tokens: Token[]): Promise<string[]> {
-    const highlight = tokens.some(hasCode) ? await loadHighlighter() : undefined;
+    const languages = tokens.flatMap(codeLanguages);
+    const highlight = languages.length > 0 ? await loadHighlighter(languages) : undefined;
     const lines = renderBlocks(tokens, { ...this.context(), highlight }, 0, this.previous);
     this.previous = tokens.at(-1);
     return lines;
   }
 }
 
-function hasCode(token: Token): boolean {
-  if (token.type === 'code') return true;
+/** The languages of the code blocks in a token and its children. */
+function codeLanguages(token: Token): string[] {
+  if (token.type === 'code') return [((token as Tokens.Code).lang ?? '').trim().split(/\s+/)[0] ?? ''].filter(Boolean);
   const children = [...('tokens' in token && Array.isArray(token.tokens) ? token.tokens : []), ...('items' in token ? (token.items as Token[]) : [])];
-  return children.some(hasCode);
+  return children.flatMap(codeLanguages);
 }
 
 /**
