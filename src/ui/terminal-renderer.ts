@@ -66,6 +66,8 @@ export class TerminalRenderer {
   /** The question was answered: the status line comes back. */
   resume(): void {
     const running = this.toolCalls.running;
+    // A call's duration is its run, not the time the user took to answer.
+    for (const record of running) record.startedAt = this.now();
     this.status.start(running.length > 0 ? this.runningLabel() : WAITING);
   }
 
