@@ -67,6 +67,21 @@ describe('TerminalRenderer', { timeout: 10_000 }, () => {
     assert.equal(terminal.screen, '✓ run_command(command: "make") · 1.5s\n  ⎿ built (+1 line)\n\nDone.\n');
   });
 
+  it('shows the block in progress plain below the finished ones, and replaces it once it is complete', async () => {
+    const { terminal, render } = setup();
+    await render({ type: 'text-delta', text: '# Title\n\n```sh\n' });
+    for (let line = 1; line <= 30; line += 1) await render({ type: 'text-delta', text: `echo ${line}\n` });
+    const during = terminal.screen.split('\n');
+    assert.equal(during[0], '# Title', 'the finished heading');
+    assert.ok(during.length <= 14, `only the last rows of a long block in progress are live:\n${during.join('\n')}`);
+    assert.equal(during.at(-2), 'echo 30');
+    await render({ type: 'text-delta', text: '```\nAfter.' }, turnEnd);
+    const lines = terminal.screen.split('\n');
+    assert.deepEqual(lines.slice(0, 4), ['# Title', '', '╭─ sh', '│ echo 1']);
+    assert.equal(lines.filter((line) => line.includes('echo 30')).length, 1, 'nothing drawn twice');
+    assert.deepEqual(lines.slice(-4), ['│ echo 30', '╰─', 'After.', '']);
+  });
+
   it('marks a failed or denied call with ✗', async () => {
     const { terminal, render } = setup();
     await render(call('c1', 'read_file', { path: 'x' }), { type: 'tool-error', toolCallId: 'c1', toolName: 'read_file', error: 'no such file' });
