@@ -77,11 +77,11 @@ export class TerminalRenderer {
         if (event.text === '') return;
         await this.endReasoning();
         if (this.status.running) this.status.stop();
-        await this.writeAnswer(sanitize(event.text));
+        await this.writeAnswer(forScreen(event.text));
         return;
       case 'reasoning-delta':
         if (event.text === '') return;
-        await this.writeReasoning(sanitize(event.text));
+        await this.writeReasoning(forScreen(event.text));
         return;
       case 'tool-call':
         await this.settle();
@@ -89,7 +89,7 @@ export class TerminalRenderer {
         this.status.start(this.runningLabel());
         return;
       case 'tool-progress':
-        this.status.addProgress(sanitize(event.text));
+        this.status.addProgress(progressLines(event.text));
         return;
       case 'tool-result':
       case 'tool-error':
@@ -232,4 +232,20 @@ export class TerminalRenderer {
   private width(): number {
     return Math.max(20, Math.min(this.output.columns ?? 80, 200) - 1);
   }
+}
+
+/** Sanitised, with tabs as spaces: a tab's width depends on the column, and the live rows must know every width. */
+function forScreen(text: string): string {
+  return sanitize(text).replace(/\t/g, '    ');
+}
+
+/**
+ * A running command's output as a terminal would leave it: of a line redrawn with carriage returns
+ * (a progress bar), only the last drawing; then sanitised like everything else.
+ */
+function progressLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => forScreen(line.replace(/\r+$/, '').split('\r').at(-1) ?? ''))
+    .join('\n');
 }

@@ -62,6 +62,8 @@ describe('TerminalRenderer', { timeout: 10_000 }, () => {
       '  step 5',
       '  step ␛[2J6',
     ]);
+    await render({ type: 'tool-progress', toolCallId: 'c1', toolName: 'run_command', text: '\n 10%\r 50%\r100%\r\n' });
+    assert.equal(terminal.screen.split('\n').at(-1), '  100%', 'a progress bar redrawn with \\r shows its last state');
     await render({ type: 'tool-result', toolCallId: 'c1', toolName: 'run_command', output: 'built\nok' });
     await render({ type: 'text-delta', text: 'Done.' }, turnEnd);
     assert.equal(terminal.screen, '✓ run_command(command: "make") · 1.5s\n  ⎿ built (+1 line)\n\nDone.\n');
