@@ -34,7 +34,12 @@ async function replInTmux(respond: (index: number) => Reply | Promise<Reply>, si
   const cwd = tempWorkspace();
   workspaces.push(cwd);
   const terminal = await startInTmux({ cwd, env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '0' }), ...size });
-  await terminal.expect(/^›/m, 'the first prompt');
+  try {
+    await terminal.expect(/^›/m, 'the first prompt');
+  } catch (error) {
+    await terminal.close();
+    throw error;
+  }
   return { server, cwd, terminal };
 }
 

@@ -25,7 +25,7 @@ export interface TmuxTerminal {
 }
 
 /**
- * Sylvan in a real tmux window of the given size, from source, with a clean environment. Every
+ * Sylvan in a real tmux window (its own tmux server: `close` ends it and the program with it) of the given size, from source, with a clean environment. Every
  * byte it writes is logged (pipe-pane) before it starts, so tests can read the raw stream as well
  * as the rendered screen. Waits poll the screen against a deadline; nothing sleeps to synchronise.
  */
@@ -56,8 +56,13 @@ export async function startInTmux(options: {
   // The program starts only once the gate file exists, so the byte log misses nothing; then the pane stays to be read.
   const script = `while [ ! -e ${quote(gate)} ]; do sleep 0.05; done; exec env -i ${assignments} ${command}`;
   await tmux('new-session', '-d', '-c', options.cwd, '-x', String(options.columns ?? 120), '-y', String(options.rows ?? 40), `sh -c ${quote(script)}`);
-  await tmux('set-option', '-g', 'remain-on-exit', 'on');
-  await tmux('pipe-pane', '-o', `cat >> ${quote(rawLog)}`);
+  try {
+    await tmux('set-option', '-g', 'remain-on-exit', 'on');
+    await tmux('pipe-pane', '-o', `cat >> ${quote(rawLog)}`);
+  } catch (error) {
+    await tmux('kill-server').catch(() => {});
+    throw error;
+  }
   writeFileSync(gate, '');
 
   const screen = async (screenOptions: { styled?: boolean; history?: boolean } = {}) => {
