@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { after } from 'node:test';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { cliEntry, tsxLoader } from './start-cli.ts';
@@ -9,6 +10,9 @@ const run = promisify(execFile);
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 let sessions = 0;
+const open = new Set<TmuxTerminal>();
+// A test that timed out never reached its finally: whatever is still open ends with the file.
+after(() => Promise.all([...open].map((terminal) => terminal.close())));
 
 export interface TmuxTerminal {
   /** Resolves when the visible screen matches; fails after `timeoutMs` with the screen in the message. */
@@ -69,7 +73,7 @@ export async function startInTmux(options: {
     const args = ['capture-pane', '-p', ...(screenOptions.styled ? ['-e'] : []), ...(screenOptions.history ? ['-S', '-'] : [])];
     return (await tmux(...args)).stdout;
   };
-  return {
+  const terminal: TmuxTerminal = {
     async expect(pattern, what, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       let last = '';
@@ -89,7 +93,10 @@ export async function startInTmux(options: {
       await tmux('send-keys', ...names);
     },
     async close() {
+      open.delete(terminal);
       await tmux('kill-server').catch(() => {});
     },
   };
+  open.add(terminal);
+  return terminal;
 }
