@@ -4,6 +4,7 @@ import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createPipedReader, createTerminalReader } from './ui/line-reader.ts';
 import { resolveResume, type ResumedSession } from './ui/resume.ts';
 import { chalkFor } from './ui/render.ts';
+import { sanitize, sanitizeLine } from './ui/sanitize.ts';
 import { PROMPT, runRepl } from './ui/repl.ts';
 import { SLASH_COMMANDS } from './ui/slash-commands.ts';
 
@@ -29,18 +30,18 @@ function banner(config: Config): string {
     ].join('\n');
   }
   const where = config.provider === 'dashscope' ? 'DashScope' : (config.baseURL ?? 'OpenAI-compatible');
-  return `${head} ${colour.dim(`· ${config.model} via ${where} · /help for commands · Ctrl-C stops an answer`)}`;
+  return `${head} ${colour.dim(sanitizeLine(`· ${config.model} via ${where} · /help for commands · Ctrl-C stops an answer`))}`;
 }
 
 /** How a failure outside any turn reaches the user: one line, the stack only with SYLVAN_DEBUG=1. */
 function fail(error: unknown, debug: boolean): number {
   if (error instanceof ConfigError) {
-    process.stderr.write(`sylvan: ${error.message}\n`);
+    process.stderr.write(`sylvan: ${sanitize(error.message)}\n`);
     return 2;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`sylvan: ${message.split('\n')[0]}\n`);
-  if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  process.stderr.write(`sylvan: ${sanitizeLine(message.split('\n')[0] ?? '')}\n`);
+  if (debug && error instanceof Error && error.stack) process.stderr.write(`${sanitize(error.stack)}\n`);
   else process.stderr.write('Run with SYLVAN_DEBUG=1 for details.\n');
   return 1;
 }
