@@ -16,7 +16,9 @@ export class LiveArea {
   show(lines: readonly string[]): void {
     const width = this.width();
     const rows = lines.flatMap((line) => (displayWidth(line) <= width ? [line] : wrapStyled(line, width)));
-    const maxRows = Math.max(1, (this.output as { rows?: number }).rows ?? 24) - 2;
+    // Rows that scrolled off the top cannot be erased: keep the live part within the screen (a pty without a size says 0 rows).
+    const screenRows = (this.output as { rows?: number }).rows;
+    const maxRows = Math.max(3, (screenRows !== undefined && screenRows > 0 ? screenRows : 24) - 2);
     const kept = rows.slice(-maxRows);
     this.output.write(this.erasing() + kept.join('\n'));
     this.rows = kept.length;
@@ -45,8 +47,16 @@ export class LiveArea {
     return `\r${up}\u001b[J`;
   }
 
-  /** One column short of the edge: a full row would leave the cursor waiting to wrap, and the row count would be off by one. */
   private width(): number {
-    return Math.max(10, (this.output.columns ?? 80) - 1);
+    return liveWidth(this.output);
   }
+}
+
+/**
+ * The columns a live row may use: one short of the edge (a full row leaves the cursor waiting to
+ * wrap, and the row count would be off by one). A pseudo-terminal that never had a size says 0: 80.
+ */
+export function liveWidth(output: Output): number {
+  const columns = output.columns !== undefined && output.columns > 0 ? output.columns : 80;
+  return Math.max(20, columns - 1);
 }

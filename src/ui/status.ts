@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import { cutToWidth, displayWidth } from './display-width.ts';
-import { LiveArea } from './live-area.ts';
+import { LiveArea, liveWidth } from './live-area.ts';
 import type { Output } from './render.ts';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -95,7 +95,7 @@ export class LiveStatus {
       const spinner = this.colour.cyan(SPINNER[this.frame]);
       const hint = `(${seconds}s · esc to cancel)`;
       // One row each, always: a status that wrapped would leave its first row behind when erased after a resize.
-      const width = Math.max(20, (this.output.columns ?? 80) - 1);
+      const width = liveWidth(this.output);
       lines.push(`${spinner} ${cutToWidth(this.label, width - displayWidth(hint) - 3)} ${this.colour.dim(hint)}`);
       for (const line of this.progress) lines.push(this.colour.dim(`  ${cutToWidth(line, width - 2)}`));
     }

@@ -5,6 +5,7 @@ import { MarkdownStream } from './markdown/stream.ts';
 import { supportsHyperlinks } from './markdown/render-blocks.ts';
 import { chalkFor, formatCall, type Output } from './render.ts';
 import { sanitize } from './sanitize.ts';
+import { liveWidth } from './live-area.ts';
 import { LiveStatus } from './status.ts';
 import { finishedCallLines, formatDuration, ToolCallLog } from './tool-calls.ts';
 
@@ -146,9 +147,12 @@ export class TerminalRenderer {
   private showPending(): void {
     const pending = this.markdown?.pending ?? '';
     const reasoningLine = this.reasoning && this.thinking() === 'whole' ? this.reasoning.line : '';
-    const plain = pending !== '' ? pending : reasoningLine !== '' ? this.reasoningPrefix() + this.colour.dim.italic(reasoningLine) : '';
-    if (plain === '') return this.status.setPending([]);
-    const rows = plain.split('\n').flatMap((line) => wrapStyled(line, this.width()));
+    const rows =
+      pending !== ''
+        ? pending.split('\n').flatMap((line) => wrapStyled(line, this.width()))
+        : reasoningLine !== ''
+          ? this.reasoningRows(reasoningLine)
+          : [];
     this.status.setPending(rows.slice(-PENDING_ROWS));
   }
 
@@ -168,17 +172,15 @@ export class TerminalRenderer {
     const parts = (reasoning.line + text).split('\n');
     reasoning.line = parts.pop() ?? '';
     if (parts.length > 0) {
-      const width = Math.max(10, this.width() - 2);
-      this.printLines(
-        parts.flatMap((line) => wrapStyled(line, width).map((row) => this.reasoningPrefix() + this.colour.dim.italic(row))),
-        'reasoning',
-      );
+      this.status.setPending([]);
+      this.printLines(parts.flatMap((line) => this.reasoningRows(line)), 'reasoning');
     }
     this.showPending();
   }
 
-  private reasoningPrefix(): string {
-    return this.colour.dim('┊ ');
+  /** A line of reasoning as terminal rows, each marked `┊` and dimmed. */
+  private reasoningRows(line: string): string[] {
+    return wrapStyled(line, Math.max(10, this.width() - 2)).map((row) => this.colour.dim('┊ ') + this.colour.dim.italic(row));
   }
 
   /** Finishes the reasoning shown so far: its last line, or its one-line summary. */
@@ -187,25 +189,20 @@ export class TerminalRenderer {
     if (!reasoning) return;
     this.reasoning = undefined;
     const took = formatDuration(this.now() - reasoning.startedAt);
+    this.status.setPending([]);
     if (this.thinking() === 'whole') {
-      if (reasoning.line.trim() !== '') {
-        this.printLines(
-          wrapStyled(reasoning.line, Math.max(10, this.width() - 2)).map((row) => this.reasoningPrefix() + this.colour.dim.italic(row)),
-          'reasoning',
-        );
-      }
+      if (reasoning.line.trim() !== '') this.printLines(this.reasoningRows(reasoning.line), 'reasoning');
       if (!reasoning.shownHeader) return;
     }
     this.printLines([this.colour.dim(`✻ thought for ${took}`)], 'reasoning');
-    this.status.setPending([]);
   }
 
   private async endAnswer(): Promise<void> {
     const markdown = this.markdown;
     if (!markdown) return;
     this.markdown = undefined;
-    const lines = await markdown.end();
     this.status.setPending([]);
+    const lines = await markdown.end();
     if (lines.length > 0) this.printLines(lines, 'answer');
   }
 
@@ -230,7 +227,7 @@ export class TerminalRenderer {
   }
 
   private width(): number {
-    return Math.max(20, Math.min(this.output.columns ?? 80, 200) - 1);
+    return Math.min(liveWidth(this.output), 199);
   }
 }
 

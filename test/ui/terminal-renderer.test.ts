@@ -6,8 +6,10 @@ import { screenAfter } from '../helpers/screen-model.ts';
 
 class FakeTerminal {
   readonly isTTY = true;
-  readonly columns = 80;
-  readonly rows = 24;
+  constructor(
+    readonly columns = 80,
+    readonly rows = 24,
+  ) {}
   bytes = '';
   write(text: string): boolean {
     this.bytes += text;
@@ -18,8 +20,7 @@ class FakeTerminal {
   }
 }
 
-function setup(thinking: ThinkingDisplay = 'whole') {
-  const terminal = new FakeTerminal();
+function setup(thinking: ThinkingDisplay = 'whole', terminal = new FakeTerminal()) {
   let clock = 1_000;
   const renderer = new TerminalRenderer(terminal, { now: () => clock, thinking: () => thinking, environment: { NO_COLOR: '1', TERM: 'xterm' } });
   return {
@@ -82,6 +83,14 @@ describe('TerminalRenderer', { timeout: 10_000 }, () => {
     assert.deepEqual(lines.slice(0, 4), ['# Title', '', '╭─ sh', '│ echo 1']);
     assert.equal(lines.filter((line) => line.includes('echo 30')).length, 1, 'nothing drawn twice');
     assert.deepEqual(lines.slice(-4), ['│ echo 30', '╰─', 'After.', '']);
+  });
+
+  it('a pseudo-terminal that never had a size (0 columns, 0 rows) is treated as 80×24', async () => {
+    const { terminal, renderer, render } = setup('whole', new FakeTerminal(0, 0));
+    renderer.begin();
+    assert.equal(terminal.screen, '⠋ Waiting for the model… (0s · esc to cancel)');
+    await render({ type: 'text-delta', text: 'Let me think about that at great' });
+    assert.equal(terminal.screen, 'Let me think about that at great');
   });
 
   it('marks a failed or denied call with ✗', async () => {
