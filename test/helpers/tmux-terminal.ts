@@ -40,8 +40,9 @@ export async function startInTmux(options: {
   rows?: number;
   args?: string[];
 }): Promise<TmuxTerminal> {
-  const socket = `sylvan-test-${process.pid}-${(sessions += 1)}`;
-  const tmux = (...args: string[]) => run('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  // The server's socket lives in the test's temp folder: it goes when the folder does.
+  const socket = join(options.cwd, `.tmux-${(sessions += 1)}.sock`);
+  const tmux = (...args: string[]) => run('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
   const rawLog = join(options.cwd, '.terminal-bytes.log');
   const gate = join(options.cwd, '.terminal-gate');
   writeFileSync(rawLog, '');
