@@ -8,7 +8,7 @@ import { loadedFilesLine } from './settings/loaded-files.ts';
 import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
 import { keyHostNote } from './ui/key-host-note.ts';
-import { sanitizeLine } from './ui/sanitize.ts';
+import { sanitize, sanitizeLine } from './ui/sanitize.ts';
 import { PROMPT, runRepl } from './ui/repl.ts';
 import { SLASH_COMMAND_SUMMARIES } from './ui/slash-commands.ts';
 
@@ -34,7 +34,7 @@ function banner(config: Config): string {
     ].join('\n');
   }
   const where = config.provider === 'dashscope' ? 'DashScope' : (config.baseURL ?? 'OpenAI-compatible');
-  const line = `${head} ${colour.dim(`· ${config.model} via ${where} · /help for commands · Ctrl-C stops an answer`)}`;
+  const line = `${head} ${colour.dim(sanitizeLine(`· ${config.model} via ${where} · /help for commands · Ctrl-C stops an answer`))}`;
   const host = keyHostNote(config);
   return host ? `${line}\n${colour.dim(host)}` : line;
 }
@@ -42,12 +42,12 @@ function banner(config: Config): string {
 /** How a failure outside any turn reaches the user: one line, the stack only with SYLVAN_DEBUG=1. */
 function fail(error: unknown, debug: boolean): number {
   if (error instanceof ConfigError) {
-    process.stderr.write(`sylvan: ${error.message}\n`);
+    process.stderr.write(`sylvan: ${sanitize(error.message)}\n`);
     return 2;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`sylvan: ${message.split('\n')[0]}\n`);
-  if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  process.stderr.write(`sylvan: ${sanitizeLine(message.split('\n')[0] ?? '')}\n`);
+  if (debug && error instanceof Error && error.stack) process.stderr.write(`${sanitize(error.stack)}\n`);
   else process.stderr.write('Run with SYLVAN_DEBUG=1 for details.\n');
   return 1;
 }

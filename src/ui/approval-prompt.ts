@@ -1,6 +1,7 @@
 import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from '../agent/run-turn.ts';
 import { approvalScopeOf, type ApprovalScopeResolver } from '../tools/approval-scope.ts';
 import type { LineReader } from './line-reader.ts';
+import { sanitize, sanitizeLine } from './sanitize.ts';
 
 /** What the user is shown before saying yes or no. */
 export type DescribeCall = (request: ApprovalRequest) => Promise<CallDescription>;
@@ -74,7 +75,9 @@ export class InteractiveApproval implements ApprovalPolicy {
   }
 
   async ask(request: ApprovalRequest): Promise<ApprovalDecision> {
-    const description = await this.describe(request);
+    // The file name and content came from the model: what is shown is exactly what will be written, controls made visible.
+    const described = await this.describe(request);
+    const description = { summary: sanitizeLine(described.summary), preview: sanitize(described.preview) };
     const scope = approvalScopeOf(request.toolName, request.input, this.extraScopes);
     this.show(description);
     while (true) {

@@ -3,7 +3,9 @@ import { stringifyBounded } from '../agent/bounded-json.ts';
 
 /**
  * One `--json` line for an event: the `debug` stack only with SYLVAN_DEBUG=1, values nested too
- * deep shortened rather than crashing. Never throws.
+ * deep shortened rather than crashing. Never throws. JSON.stringify escapes C0 controls but leaves
+ * DEL, C1 and the bidi controls raw; they are escaped too (the same string to a JSON reader), so
+ * the line is safe to show in a terminal, and U+2028/U+2029 cannot split it for a line reader.
  */
 export function jsonEventLine(event: AgentEvent, debug: boolean): string {
   let shown: AgentEvent = event;
@@ -12,8 +14,15 @@ export function jsonEventLine(event: AgentEvent, debug: boolean): string {
     shown = rest;
   }
   try {
-    return stringifyBounded(shown);
+    return escapeUnsafe(stringifyBounded(shown));
   } catch {
     return JSON.stringify({ type: shown.type, unserializable: true });
   }
+}
+
+function escapeUnsafe(json: string): string {
+  return json.replace(
+    /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (character) => `\\u${character.codePointAt(0)!.toString(16).padStart(4, '0')}`,
+  );
 }

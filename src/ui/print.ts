@@ -4,6 +4,7 @@ import type { Runtime } from '../runtime.ts';
 import { nonInteractiveApproval } from './approval-prompt.ts';
 import { jsonEventLine } from './json-event-line.ts';
 import { EventRenderer, type Output } from './render.ts';
+import { sanitize } from './sanitize.ts';
 
 export interface PrintOptions {
   config: Config;
@@ -33,8 +34,8 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     }
     if (event.type === 'turn-end') {
       exitCode = exitCodeFor(event.stopReason);
-      if (config.json && event.message) stderr.write(`${event.message}\n`);
-      if (event.debug && config.debug) stderr.write(`${event.debug}\n`);
+      if (config.json && event.message) stderr.write(`${sanitize(event.message)}\n`);
+      if (event.debug && config.debug) stderr.write(`${sanitize(event.debug)}\n`);
     }
   }
   return exitCode;

@@ -1,8 +1,8 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { AgentEvent, TokenUsage } from '../agent/events.ts';
-import { isDenseCodePoint } from '../agent/token-estimate.ts';
+import { cutToWidth } from './display-width.ts';
 import { previewValue } from './preview-value.ts';
-import { sanitizeLine } from './sanitize.ts';
+import { sanitize, sanitizeLine } from './sanitize.ts';
 
 /** A stream the renderer writes to: stdout, stderr, or a test's buffer. */
 export interface Output {
@@ -26,35 +26,10 @@ const MAX_SUMMARY = 160;
 /** How many of a running command's latest lines are shown under its call. */
 const PROGRESS_LINES = 3;
 
-/** Terminal columns of one character: CJK, full-width forms and emoji take two. */
-function columnsOf(character: string): number {
-  const code = character.codePointAt(0) ?? 0;
-  return isDenseCodePoint(code) || (code >= 0x1f300 && code <= 0x1faff) ? 2 : 1;
-}
-
-/** One line of anything: the first line of text, whitespace squeezed, cut to `width` terminal columns. */
+/** One line of anything: the first line of text, whitespace squeezed, sanitised, cut to `width` terminal columns. */
 export function oneLine(value: unknown, width = MAX_SUMMARY): string {
   const text = typeof value === 'string' ? value : previewValue(value, width + 1);
-  const flat = text.replace(/\s+/g, ' ').trim();
-  let used = 0;
-  let kept = '';
-  for (const character of flat) {
-    used += columnsOf(character);
-    if (used > width) return cutToFit(kept, width - 1);
-    kept += character;
-  }
-  return kept;
-}
-
-function cutToFit(text: string, width: number): string {
-  let used = 0;
-  let kept = '';
-  for (const character of text) {
-    used += columnsOf(character);
-    if (used > width) break;
-    kept += character;
-  }
-  return `${kept}…`;
+  return cutToWidth(sanitizeLine(text.replace(/\s+/g, ' ').trim()), width);
 }
 
 /** The first line of a tool result, and how many more there are. */
@@ -66,8 +41,9 @@ export function summariseResult(output: unknown, width = MAX_SUMMARY): string {
   return `${oneLine(lines[0] ?? '', width - more.length)}${more}`;
 }
 
-/** `get_weather(city: "北京")` — how a call is shown. */
+/** `get_weather(city: "北京")` — how a call is shown (sanitised: the name and input came from the model). */
 export function formatCall(toolName: string, input: unknown): string {
+  toolName = sanitizeLine(toolName);
   if (input !== null && typeof input === 'object' && !Array.isArray(input)) {
     const args = Object.entries(input as Record<string, unknown>)
       .map(([key, value]) => `${oneLine(key, 40)}: ${oneLine(previewValue(value, 200), 60)}`)
@@ -114,7 +90,7 @@ export class EventRenderer {
         // Thinking is activity, not answer: it never reaches stdout in print mode.
         if (event.text === '') break;
         if (this.sameStream) this.endText();
-        this.activity.write(this.activityColour.dim.italic(event.text));
+        this.activity.write(this.activityColour.dim.italic(sanitize(event.text)));
         this.reasoningOpen = !event.text.endsWith('\n');
         break;
       case 'tool-call':
@@ -130,7 +106,7 @@ export class EventRenderer {
         this.activityLine(this.activityColour.yellow(`  ⎿ denied${event.reason ? `: ${oneLine(event.reason, this.width() - 14)}` : ''}`));
         break;
       case 'notice':
-        this.activityLine(dim(event.message));
+        this.activityLine(dim(sanitize(event.message)));
         break;
       case 'tool-progress':
         this.drawProgress(event.text);
@@ -140,7 +116,7 @@ export class EventRenderer {
         this.endText();
         if (event.stopReason !== 'completed' && event.message) {
           const colour = event.stopReason === 'error' ? this.activityColour.red : this.activityColour.yellow;
-          this.activityLine(colour(`${event.stopReason === 'error' ? '✗' : '■'} ${event.message}`));
+          this.activityLine(colour(`${event.stopReason === 'error' ? '✗' : '■'} ${sanitize(event.message)}`));
         }
         break;
       default:
@@ -171,7 +147,7 @@ export class EventRenderer {
   private writeText(chunk: string): void {
     if (chunk === '') return;
     this.endReasoning();
-    this.text.write(chunk);
+    this.text.write(sanitize(chunk));
     this.textAtLineStart = chunk.endsWith('\n');
   }
 

@@ -7,6 +7,10 @@ import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
 import { sanitizeLine } from './sanitize.ts';
 import { runSlashCommand } from './slash-commands.ts';
 import { formatPreview } from './preview-view.ts';
+import { sanitize } from './sanitize.ts';
+import type { TerminalRenderer, ThinkingDisplay } from './terminal-renderer.ts';
+import { ToolCallLog, trackToolEvent, type ToolCallRecord } from './tool-calls.ts';
+import type { ApprovalPolicy } from '../agent/run-turn.ts';
 
 export interface ReplOptions {
   config: Config;
@@ -35,6 +39,12 @@ export interface ReplState {
   interruptible: <T>(work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
   print: (line?: string) => void;
   dim: (text: string) => string;
+  /** Reasoning streamed whole or as a one-line summary (/thinking). */
+  thinking: ThinkingDisplay;
+  /** The tool calls of the last turn, for /last. */
+  lastToolCalls: readonly ToolCallRecord[];
+  /** Shows a live status line (on a terminal) until the returned function is called. */
+  status: (label: string) => () => void;
 }
 
 /**
@@ -97,6 +107,23 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       },
       print,
       dim: colour.dim,
+      thinking: 'whole',
+      lastToolCalls: [],
+      status: (label) => {
+        if (!output.isTTY) return () => {};
+        let stopped = false;
+        let close = () => {};
+        void import('./status.ts').then(({ LiveStatus }) => {
+          if (stopped) return;
+          const status = new LiveStatus(output, colour);
+          status.start(label);
+          close = () => status.close();
+        });
+        return () => {
+          stopped = true;
+          close();
+        };
+      },
     };
     onState(state);
     return state;
@@ -126,7 +153,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     try {
       current = await getState();
     } catch (error) {
-      print(colour.red(`✗ Could not start the model: ${(error as Error).message}`));
+      print(colour.red(`✗ Could not start the model: ${sanitize((error as Error).message)}`));
       return 1;
     }
 
@@ -153,21 +180,30 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       lastInterruptAt = now();
       controller.abort();
     });
-    const renderer = new EventRenderer(output, output);
+    // The terminal renderer (and through it the markdown and highlighting libraries) loads on the first turn, not before the prompt.
+    const live = output.isTTY
+      ? new (await import('./terminal-renderer.ts')).TerminalRenderer(output, { thinking: () => current.thinking })
+      : undefined;
+    const renderer = live ?? new EventRenderer(output, output);
+    const toolCalls = live?.toolCalls ?? new ToolCallLog();
+    current.lastToolCalls = toolCalls.records;
+    live?.begin();
     let turnUsage = emptyUsage();
     // The last step's prompt plus answer is what the next request starts from.
     let contextTokens = 0;
     try {
-      const approval = options.pipedInput ? pipedReplApproval(current.approval) : current.approval;
-      for await (const event of current.runtime.runTurn(message, controller.signal, approval)) {
-        renderer.render(event);
+      const policy = options.pipedInput ? pipedReplApproval(current.approval) : current.approval;
+      for await (const event of current.runtime.runTurn(message, controller.signal, live ? hidingLiveRows(policy, live) : policy)) {
+        if (!live) trackToolEvent(toolCalls, event);
+        await renderer.render(event);
         if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;
         if (event.type === 'turn-end') {
           turnUsage = event.usage;
-          if (event.debug && current.config.debug) print(colour.dim(event.debug));
+          if (event.debug && current.config.debug) print(colour.dim(sanitize(event.debug)));
         }
       }
     } finally {
+      live?.close();
       unsubscribe();
       turnController = undefined;
     }
@@ -180,3 +216,17 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   }
 }
 
+/** The live rows (status, pending text) make way while the user is asked to approve a call. */
+function hidingLiveRows(policy: ApprovalPolicy, live: TerminalRenderer): ApprovalPolicy {
+  return {
+    decide: (toolName, input) => policy.decide(toolName, input),
+    async ask(request, signal) {
+      live.suspend();
+      try {
+        return await policy.ask(request, signal);
+      } finally {
+        live.resume();
+      }
+    },
+  };
+}

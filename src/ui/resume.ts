@@ -4,6 +4,7 @@ import type { TokenUsage } from '../agent/events.ts';
 import { ConfigError, type Config } from '../config.ts';
 import { latestSession, listSessions, loadSession, openSessionForAppend, SessionLockedError, sessionsUnavailable, type SessionWriter } from '../session/store.ts';
 import type { LineReader } from './line-reader.ts';
+import { sanitizeLine } from './sanitize.ts';
 
 export interface ResumedSession {
   messages: ModelMessage[];
@@ -42,7 +43,7 @@ export async function resolveResume(
     }
     sessions.forEach((session, index) => {
       const folder = session.cwd === config.cwd ? '' : `  [${session.cwd}]`;
-      say(`  ${String(index + 1).padStart(2)}. ${session.updatedAt.slice(0, 16).replace('T', ' ')}  ${session.title}  (${session.messageCount} messages)${folder}`);
+      say(sanitizeLine(`  ${String(index + 1).padStart(2)}. ${session.updatedAt.slice(0, 16).replace('T', ' ')}  ${session.title}  (${session.messageCount} messages)${folder}`));
     });
     const answer = await reader.read('Resume which session? (number, Enter for a new one) › ', { remember: false });
     const choice = answer.kind === 'line' ? Number(answer.line.trim()) : Number.NaN;
@@ -66,10 +67,10 @@ export async function resolveResume(
   } catch (error) {
     if (!(error instanceof SessionLockedError)) throw new ConfigError((error as Error).message);
     // Two writers would interleave their lines into an invalid history.
-    say(`${error.message}; starting a new session instead.`);
+    say(`${sanitizeLine(error.message)}; starting a new session instead.`);
     return undefined;
   }
-  for (const warning of loaded.warnings) say(`warning: ${warning}`);
+  for (const warning of loaded.warnings) say(`warning: ${sanitizeLine(warning)}`);
   const turns = loaded.messages.filter((message) => message.role === 'user' && !isCompactionSummary(message)).length;
   say(`Resumed session ${id} (${turns} earlier turn${turns === 1 ? '' : 's'}).`);
   return { messages: loaded.messages, writer, usage: loaded.usage };

@@ -23,13 +23,16 @@ function visible(code: number): string {
 }
 
 // Everything that can act on a terminal: C0, DEL, C1, and the bidi marks, embeddings, overrides
-// and isolates that reorder what follows them on screen.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// and isolates that reorder what follows them on screen; also the invisible ones that hide text
+// from the reader (a mid-text byte-order mark, Unicode tag characters). A CR right before LF is
+// a Windows line end, not an overwrite: kept as the line break.
+const UNSAFE = /\r\n|[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\u{e0000}-\u{e007f}]/gu;
 
 export function sanitize(text: string, options: SanitizeOptions = {}): string {
   const keepNewlines = options.keepNewlines ?? true;
   const keepTabs = options.keepTabs ?? true;
   return text.replace(UNSAFE, (character) => {
+    if (character === '\r\n') return keepNewlines ? '\n' : '␍␊';
     const code = character.codePointAt(0)!;
     if (code === 0x0a && keepNewlines) return character;
     if (code === 0x09 && keepTabs) return character;

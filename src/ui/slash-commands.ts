@@ -2,6 +2,8 @@ import { estimateCost } from '../providers/model-info.ts';
 import { listSessions, sessionsUnavailable } from '../session/store.ts';
 import { showInstructions, showMcpServers } from './mcp-commands.ts';
 import type { ReplState } from './repl.ts';
+import { sanitize, sanitizeLine } from './sanitize.ts';
+import { fullToolOutput } from './tool-calls.ts';
 
 interface SlashCommand {
   name: string;
@@ -88,9 +90,12 @@ const COMMANDS: SlashCommand[] = [
       }
       const before = state.runtime.historyTokens();
       state.print(state.dim('  summarising the conversation…'));
-      const result = await state.interruptible((signal) => state.runtime.compact(argument.trim() || undefined, signal));
+      const stopStatus = state.status('Compacting the conversation…');
+      const result = await state
+        .interruptible((signal) => state.runtime.compact(argument.trim() || undefined, signal))
+        .finally(stopStatus);
       if (!result.ok) {
-        state.print(`  ${result.message}`);
+        state.print(`  ${sanitize(result.message)}`);
         return;
       }
       const after = state.runtime.historyTokens();
@@ -110,7 +115,7 @@ const COMMANDS: SlashCommand[] = [
       }
       for (const session of sessions) {
         const current = session.id === state.runtime.sessionId ? ' (this one)' : '';
-        state.print(`  ${session.id}  ${state.dim(`${session.messageCount} messages`)}  ${session.title}${current}`);
+        state.print(`  ${sanitizeLine(session.id)}  ${state.dim(`${session.messageCount} messages`)}  ${sanitizeLine(session.title)}${current}`);
       }
     },
   },
@@ -152,6 +157,27 @@ const COMMANDS: SlashCommand[] = [
     usage: '/instructions',
     summary: 'the AGENTS.md instructions in the system prompt',
     run: (_argument, state) => showInstructions(state),
+  },
+  {
+    name: '/thinking',
+    usage: '/thinking',
+    summary: "switch the model's reasoning between shown whole and one line",
+    run(_argument, state) {
+      state.thinking = state.thinking === 'whole' ? 'summary' : 'whole';
+      state.print(
+        state.thinking === 'whole'
+          ? '  Reasoning is shown whole as it streams.'
+          : '  Reasoning is shown as one line (thought for …); /thinking again to see it whole.',
+      );
+    },
+  },
+  {
+    name: '/last',
+    usage: '/last',
+    summary: "the full output of the last turn's tool calls",
+    run(_argument, state) {
+      for (const line of fullToolOutput(state.lastToolCalls, state.dim)) state.print(line);
+    },
   },
   {
     name: '/exit',

@@ -169,6 +169,23 @@ describe('EventRenderer in the REPL (one stream)', () => {
   });
 });
 
+describe('EventRenderer keeps the terminal safe', () => {
+  test('escapes in answer text, reasoning, tool names, inputs, results, errors and notices are shown, never written', () => {
+    const hostile = 'x\u001b]52;c;ZXZpbA==\u0007\u001b]0;t\u0007\u001b[2J\u009b\u202e';
+    const text = renderShared([
+      { type: 'reasoning-delta', text: `r${hostile}\n` },
+      { type: 'text-delta', text: `a${hostile}` },
+      { type: 'tool-call', toolCallId: 'c1', toolName: `n${hostile}`, input: { [`k${hostile}`]: `v${hostile}` } },
+      { type: 'tool-result', toolCallId: 'c1', toolName: 'read_file', output: `o${hostile}` },
+      { type: 'tool-error', toolCallId: 'c2', toolName: 'read_file', error: `e${hostile}` },
+      { type: 'notice', message: `m${hostile}` },
+      turnEnd('error', `s${hostile}`),
+    ]);
+    assert.doesNotMatch(text, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/, JSON.stringify(text));
+    for (const prefix of ['r', 'a', 'n', 'k', 'o', 'e', 'm', 's']) assert.ok(text.includes(`${prefix}x␛]52;c;ZXZpbA==␇`), `${prefix}: ${text}`);
+  });
+});
+
 describe('EventRenderer in print mode (two streams)', () => {
   function renderSplit(events: AgentEvent[]) {
     const stdout = new Buffer();

@@ -24,6 +24,15 @@ describe('sanitize', () => {
     assert.equal(sanitize('a\u009b2Jb\u007fc\u202eabc'), 'a<U+009B>2Jb␡c<U+202E>abc');
   });
 
+  it('shows invisible text-hiding characters: a mid-text byte-order mark and Unicode tag characters', () => {
+    assert.equal(sanitize('ok\ufeff\u{e0041}\u{e0042}!'), 'ok<U+FEFF><U+E0041><U+E0042>!');
+  });
+
+  it('keeps a Windows line end as a line break, but a lone carriage return stays visible', () => {
+    assert.equal(sanitize('one\r\ntwo\rthree'), 'one\ntwo␍three');
+    assert.equal(sanitizeLine('one\r\ntwo'), 'one␍␊two');
+  });
+
   it('sanitizeLine also shows newlines and tabs', () => {
     assert.equal(sanitizeLine('a\nb\tc'), 'a␊b␉c');
   });

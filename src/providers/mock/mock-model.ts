@@ -10,6 +10,7 @@ import type {
 import { estimateTextTokens } from '../../agent/token-estimate.ts';
 import { decideMockReply } from './mock-intent.ts';
 import type { AvailableTools } from './mock-intent.ts';
+import { withMockReasoning } from './mock-reasoning.ts';
 
 /** Options of the offline mock model. */
 export type MockModelOptions = {
@@ -93,7 +94,7 @@ export function createMockModel(options: MockModelOptions = {}): LanguageModelV4
     async doStream(callOptions) {
       callOptions.abortSignal?.throwIfAborted();
       const response = respond(callOptions);
-      return { stream: streamParts(toStreamParts(response), delayMs, callOptions.abortSignal) };
+      return { stream: streamParts(withMockReasoning(toStreamParts(response), callOptions.prompt), delayMs, callOptions.abortSignal) };
     },
   };
 }
@@ -178,7 +179,7 @@ function streamParts(
         try {
           const part = parts[index];
           if (part === undefined) return controller.close();
-          if (part.type === 'text-delta' || part.type === 'tool-input-start') await pause(delayMs, signal);
+          if (part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-input-start') await pause(delayMs, signal);
           signal.throwIfAborted();
           controller.enqueue(part);
           index += 1;

@@ -1,0 +1,248 @@
+import type { ChalkInstance } from 'chalk';
+import type { AgentEvent } from '../agent/events.ts';
+import { wrapStyled } from './display-width.ts';
+import { MarkdownStream } from './markdown/stream.ts';
+import { supportsHyperlinks } from './markdown/render-blocks.ts';
+import { chalkFor, formatCall, type Output } from './render.ts';
+import { sanitize } from './sanitize.ts';
+import { liveWidth } from './live-area.ts';
+import { LiveStatus } from './status.ts';
+import { finishedCallLines, formatDuration, ToolCallLog } from './tool-calls.ts';
+
+/** How reasoning is shown: streamed whole, or one line (`thought for 6s`) when it ends. */
+export type ThinkingDisplay = 'whole' | 'summary';
+
+export interface TerminalRendererOptions {
+  thinking?: () => ThinkingDisplay;
+  now?: () => number;
+  environment?: NodeJS.ProcessEnv;
+}
+
+const WAITING = 'Waiting for the model…';
+const THINKING = 'Thinking…';
+/** The block still being written is shown from its last lines only: what scrolled away cannot be erased. */
+const PENDING_ROWS = 12;
+
+/**
+ * The REPL's renderer on a terminal: the answer's markdown rendered block by block as it streams,
+ * a live status line while nothing else moves, reasoning dimmed and apart from the answer, one
+ * line per tool call marked ✓ or ✗ with its duration. Everything from outside is sanitised first.
+ * `render` is async (the markdown library loads on the first answer): await it in order.
+ */
+export class TerminalRenderer {
+  readonly toolCalls: ToolCallLog;
+  private readonly colour: ChalkInstance;
+  private readonly status: LiveStatus;
+  private readonly now: () => number;
+  private readonly thinking: () => ThinkingDisplay;
+  private readonly hyperlinks: boolean;
+  private markdown: MarkdownStream | undefined;
+  private reasoning: { startedAt: number; line: string; shownHeader: boolean } | undefined;
+  /** Something lasting was printed this turn (so the next block is set apart by a blank line). */
+  private printedAny = false;
+  private lastKind: 'answer' | 'reasoning' | 'activity' | undefined;
+
+  constructor(
+    private readonly output: Output,
+    options: TerminalRendererOptions = {},
+  ) {
+    this.colour = chalkFor(output, options.environment);
+    this.now = options.now ?? Date.now;
+    this.thinking = options.thinking ?? (() => 'whole');
+    this.hyperlinks = supportsHyperlinks(options.environment);
+    this.status = new LiveStatus(output, this.colour, this.now);
+    this.toolCalls = new ToolCallLog(this.now);
+  }
+
+  /** The turn has been sent: show that we are waiting for the first token. */
+  begin(): void {
+    this.status.start(WAITING);
+  }
+
+  /** Hides the live rows while the user is asked something (an approval). */
+  suspend(): void {
+    this.status.close();
+  }
+
+  /** The question was answered: the status line comes back. */
+  resume(): void {
+    const running = this.toolCalls.running;
+    // A call's duration is its run, not the time the user took to answer.
+    for (const record of running) record.startedAt = this.now();
+    this.status.start(running.length > 0 ? this.runningLabel() : WAITING);
+  }
+
+  async render(event: AgentEvent): Promise<void> {
+    switch (event.type) {
+      case 'text-delta':
+        if (event.text === '') return;
+        await this.endReasoning();
+        if (this.status.running) this.status.stop();
+        await this.writeAnswer(forScreen(event.text));
+        return;
+      case 'reasoning-delta':
+        if (event.text === '') return;
+        await this.writeReasoning(forScreen(event.text));
+        return;
+      case 'tool-call':
+        await this.settle();
+        this.toolCalls.start(event);
+        this.status.start(this.runningLabel());
+        return;
+      case 'tool-progress':
+        this.status.addProgress(progressLines(event.text));
+        return;
+      case 'tool-result':
+      case 'tool-error':
+      case 'tool-denied': {
+        await this.settle();
+        const record = this.toolCalls.finish(event);
+        this.printLines(finishedCallLines(record, this.colour, this.width()), 'activity');
+        this.status.start(this.toolCalls.running.length > 0 ? this.runningLabel() : WAITING);
+        return;
+      }
+      case 'notice': {
+        await this.settle();
+        const message = sanitize(event.message);
+        this.printLines([this.colour.dim(message)], 'activity');
+        // A notice that ends in "…" says work is under way (compacting): the status line says so until the next event.
+        const underWay = /…\)?\s*$/.test(message);
+        this.status.start(underWay ? message.trim().replace(/^\((.*)\)$/, '$1') : WAITING);
+        return;
+      }
+      case 'turn-end':
+        await this.settle();
+        this.status.close();
+        if (event.stopReason !== 'completed' && event.message) {
+          const colour = event.stopReason === 'error' ? this.colour.red : this.colour.yellow;
+          this.printLines([colour(`${event.stopReason === 'error' ? '✗' : '■'} ${sanitize(event.message)}`)], 'activity');
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** A dimmed line (usage, hints) after the turn. */
+  dimLine(text: string): void {
+    this.status.close();
+    this.output.write(`${this.colour.dim(text)}\n`);
+  }
+
+  /** Stops the clock and erases the live rows (also after an exception). */
+  close(): void {
+    this.status.close();
+  }
+
+  private async writeAnswer(text: string): Promise<void> {
+    if (!this.markdown) {
+      this.markdown = new MarkdownStream(() => ({ colour: this.colour, width: this.width(), hyperlinks: this.hyperlinks }));
+      if (this.printedAny && this.lastKind !== 'answer') this.status.print('\n');
+    }
+    const lines = await this.markdown.push(text);
+    if (lines.length > 0) this.printLines(lines, 'answer');
+    this.showPending();
+  }
+
+  private showPending(): void {
+    const pending = this.markdown?.pending ?? '';
+    const reasoningLine = this.reasoning && this.thinking() === 'whole' ? this.reasoning.line : '';
+    const rows =
+      pending !== ''
+        ? pending.split('\n').flatMap((line) => wrapStyled(line, this.width()))
+        : reasoningLine !== ''
+          ? this.reasoningRows(reasoningLine)
+          : [];
+    this.status.setPending(rows.slice(-PENDING_ROWS));
+  }
+
+  private async writeReasoning(text: string): Promise<void> {
+    await this.endAnswer();
+    if (!this.reasoning) {
+      this.reasoning = { startedAt: this.now(), line: '', shownHeader: false };
+      this.status.start(THINKING);
+    }
+    const reasoning = this.reasoning;
+    if (this.thinking() === 'summary') return;
+    if (!reasoning.shownHeader) {
+      reasoning.shownHeader = true;
+      if (this.printedAny) this.status.print('\n');
+      this.printLines([this.colour.dim('✻ thinking')], 'reasoning');
+    }
+    const parts = (reasoning.line + text).split('\n');
+    reasoning.line = parts.pop() ?? '';
+    if (parts.length > 0) {
+      this.status.setPending([]);
+      this.printLines(parts.flatMap((line) => this.reasoningRows(line)), 'reasoning');
+    }
+    this.showPending();
+  }
+
+  /** A line of reasoning as terminal rows, each marked `┊` and dimmed. */
+  private reasoningRows(line: string): string[] {
+    return wrapStyled(line, Math.max(10, this.width() - 2)).map((row) => this.colour.dim('┊ ') + this.colour.dim.italic(row));
+  }
+
+  /** Finishes the reasoning shown so far: its last line, or its one-line summary. */
+  private async endReasoning(): Promise<void> {
+    const reasoning = this.reasoning;
+    if (!reasoning) return;
+    this.reasoning = undefined;
+    const took = formatDuration(this.now() - reasoning.startedAt);
+    this.status.setPending([]);
+    if (this.thinking() === 'whole') {
+      if (reasoning.line.trim() !== '') this.printLines(this.reasoningRows(reasoning.line), 'reasoning');
+      if (!reasoning.shownHeader) return;
+    }
+    this.printLines([this.colour.dim(`✻ thought for ${took}`)], 'reasoning');
+  }
+
+  private async endAnswer(): Promise<void> {
+    const markdown = this.markdown;
+    if (!markdown) return;
+    this.markdown = undefined;
+    this.status.setPending([]);
+    const lines = await markdown.end();
+    if (lines.length > 0) this.printLines(lines, 'answer');
+  }
+
+  /** Ends the answer block and the reasoning before activity lines. */
+  private async settle(): Promise<void> {
+    await this.endReasoning();
+    await this.endAnswer();
+  }
+
+  private printLines(lines: readonly string[], kind: 'answer' | 'reasoning' | 'activity'): void {
+    // Activity after an answer (or an answer after activity) gets a blank line between.
+    if (this.printedAny && kind === 'activity' && this.lastKind === 'answer') this.status.print('\n');
+    this.status.print(lines.map((line) => `${line}\n`).join(''));
+    this.printedAny = true;
+    this.lastKind = kind;
+  }
+
+  private runningLabel(): string {
+    const running = this.toolCalls.running;
+    if (running.length === 1) return formatCall(running[0]!.toolName, running[0]!.input);
+    return `running ${running.length} tools: ${running.map((record) => formatCall(record.toolName, undefined).replace(/\(\)$/, '')).join(', ')}`;
+  }
+
+  private width(): number {
+    return Math.min(liveWidth(this.output), 199);
+  }
+}
+
+/** Sanitised, with tabs as spaces: a tab's width depends on the column, and the live rows must know every width. */
+function forScreen(text: string): string {
+  return sanitize(text).replace(/\t/g, '    ');
+}
+
+/**
+ * A running command's output as a terminal would leave it: of a line redrawn with carriage returns
+ * (a progress bar), only the last drawing; then sanitised like everything else.
+ */
+function progressLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => forScreen(line.replace(/\r+$/, '').split('\r').at(-1) ?? ''))
+    .join('\n');
+}

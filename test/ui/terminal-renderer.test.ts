@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { emptyUsage, type AgentEvent } from '../../src/agent/events.ts';
+import { TerminalRenderer, type ThinkingDisplay } from '../../src/ui/terminal-renderer.ts';
+import { screenAfter } from '../helpers/screen-model.ts';
+
+class FakeTerminal {
+  readonly isTTY = true;
+  constructor(
+    readonly columns = 80,
+    readonly rows = 24,
+  ) {}
+  bytes = '';
+  write(text: string): boolean {
+    this.bytes += text;
+    return true;
+  }
+  get screen(): string {
+    return screenAfter(this.bytes).join('\n');
+  }
+}
+
+function setup(thinking: ThinkingDisplay = 'whole', terminal = new FakeTerminal()) {
+  let clock = 1_000;
+  const renderer = new TerminalRenderer(terminal, { now: () => clock, thinking: () => thinking, environment: { NO_COLOR: '1', TERM: 'xterm' } });
+  return {
+    terminal,
+    renderer,
+    advance: (ms: number) => (clock += ms),
+    render: async (...events: AgentEvent[]) => {
+      for (const event of events) await renderer.render(event);
+    },
+  };
+}
+
+const turnEnd: AgentEvent = { type: 'turn-end', stopReason: 'completed', usage: emptyUsage(), steps: 1 };
+const call = (id: string, toolName: string, input: unknown): AgentEvent => ({ type: 'tool-call', toolCallId: id, toolName, input });
+
+describe('TerminalRenderer', { timeout: 10_000 }, () => {
+  it('shows a status line until the first token, then erases it', async () => {
+    const { terminal, renderer, render, advance } = setup();
+    renderer.begin();
+    advance(3_000);
+    await render({ type: 'step-start', step: 1 });
+    renderer.resume();
+    assert.match(terminal.screen, /^⠋ Waiting for the model… \(3s · esc to cancel\)$/);
+    await render({ type: 'text-delta', text: 'Hello.' });
+    assert.equal(terminal.screen, 'Hello.');
+    await render(turnEnd);
+    assert.equal(terminal.screen, 'Hello.\n');
+  });
+
+  it('shows a running call with its live output, then one ✓ line with the duration and the result dimmed', async () => {
+    const { terminal, render, advance } = setup();
+    await render(call('c1', 'run_command', { command: 'make' }));
+    await render({ type: 'tool-progress', toolCallId: 'c1', toolName: 'run_command', text: 'step 1\nstep 2\nstep 3\nstep 4\nstep 5\n' });
+    advance(1_500);
+    await render({ type: 'tool-progress', toolCallId: 'c1', toolName: 'run_command', text: 'step \u001b[2J6' });
+    assert.deepEqual(terminal.screen.split('\n'), [
+      '⠋ run_command(command: "make") (1s · esc to cancel)',
+      '  step 3',
+      '  step 4',
+      '  step 5',
+      '  step ␛[2J6',
+    ]);
+    await render({ type: 'tool-progress', toolCallId: 'c1', toolName: 'run_command', text: '\n 10%\r 50%\r100%\r\n' });
+    assert.equal(terminal.screen.split('\n').at(-1), '  100%', 'a progress bar redrawn with \\r shows its last state');
+    await render({ type: 'tool-result', toolCallId: 'c1', toolName: 'run_command', output: 'built\nok' });
+    await render({ type: 'text-delta', text: 'Done.' }, turnEnd);
+    assert.equal(terminal.screen, '✓ run_command(command: "make") · 1.5s\n  ⎿ built (+1 line)\n\nDone.\n');
+  });
+
+  it('shows the block in progress plain below the finished ones, and replaces it once it is complete', async () => {
+    const { terminal, render } = setup();
+    await render({ type: 'text-delta', text: '# Title\n\n```sh\n' });
+    for (let line = 1; line <= 30; line += 1) await render({ type: 'text-delta', text: `echo ${line}\n` });
+    const during = terminal.screen.split('\n');
+    assert.equal(during[0], '# Title', 'the finished heading');
+    assert.ok(during.length <= 14, `only the last rows of a long block in progress are live:\n${during.join('\n')}`);
+    assert.equal(during.at(-2), 'echo 30');
+    await render({ type: 'text-delta', text: '```\nAfter.' }, turnEnd);
+    const lines = terminal.screen.split('\n');
+    assert.deepEqual(lines.slice(0, 4), ['# Title', '', '╭─ sh', '│ echo 1']);
+    assert.equal(lines.filter((line) => line.includes('echo 30')).length, 1, 'nothing drawn twice');
+    assert.deepEqual(lines.slice(-4), ['│ echo 30', '╰─', 'After.', '']);
+  });
+
+  it('a pseudo-terminal that never had a size (0 columns, 0 rows) is treated as 80×24', async () => {
+    const { terminal, renderer, render } = setup('whole', new FakeTerminal(0, 0));
+    renderer.begin();
+    assert.equal(terminal.screen, '⠋ Waiting for the model… (0s · esc to cancel)');
+    await render({ type: 'text-delta', text: 'Let me think about that at great' });
+    assert.equal(terminal.screen, 'Let me think about that at great');
+  });
+
+  it('marks a failed or denied call with ✗', async () => {
+    const { terminal, render } = setup();
+    await render(call('c1', 'read_file', { path: 'x' }), { type: 'tool-error', toolCallId: 'c1', toolName: 'read_file', error: 'no such file' });
+    await render(call('c2', 'write_file', { path: 'y' }), { type: 'tool-denied', toolCallId: 'c2', toolName: 'write_file', reason: 'The user said no.' });
+    await render(turnEnd);
+    assert.equal(
+      terminal.screen,
+      '✗ read_file(path: "x") · 0.0s\n  ⎿ no such file\n✗ write_file(path: "y") · 0.0s\n  ⎿ denied: The user said no.\n',
+    );
+  });
+
+  it('shows reasoning marked and apart from the answer, whole or as one line', async () => {
+    const whole = setup('whole');
+    await whole.render({ type: 'reasoning-delta', text: 'Let me think\nabout it' });
+    whole.advance(2_000);
+    await whole.render({ type: 'text-delta', text: 'Answer.' }, turnEnd);
+    assert.equal(whole.terminal.screen, '✻ thinking\n┊ Let me think\n┊ about it\n✻ thought for 2.0s\n\nAnswer.\n');
+
+    const summary = setup('summary');
+    await summary.render({ type: 'reasoning-delta', text: 'Let me think\nabout it' });
+    assert.match(summary.terminal.screen, /^⠋ Thinking… \(0s · esc to cancel\)$/);
+    summary.advance(6_000);
+    await summary.render({ type: 'text-delta', text: 'Answer.' }, turnEnd);
+    assert.equal(summary.terminal.screen, '✻ thought for 6.0s\n\nAnswer.\n');
+  });
+
+  it('sanitises the answer, tool names and inputs, notices and the stop line', async () => {
+    const { terminal, render } = setup();
+    await render({ type: 'text-delta', text: 'a\u001b]52;c;eA==\u0007b\n\n' });
+    await render(call('c1', 'evil\u001b[2J', { path: 'x\u009b' }), { type: 'tool-result', toolCallId: 'c1', toolName: 'evil', output: 'o\u001b]0;t\u0007' });
+    await render({ type: 'notice', message: 'n\u001b[H' });
+    await render({ type: 'turn-end', stopReason: 'error', usage: emptyUsage(), steps: 1, message: 'server said \u001b[31mno' });
+    assert.equal(terminal.bytes.includes('\u0007'), false);
+    assert.doesNotMatch(terminal.bytes, /\u001b\](52|0);|\u001b\[2J|\u001b\[H|\u001b\[31m|\u009b/);
+    assert.match(terminal.screen, /a␛\]52;c;eA==␇b/);
+    assert.match(terminal.screen, /evil␛\[2J\(path: "x<U\+009B>"\)/);
+    assert.match(terminal.screen, /✗ server said ␛\[31mno/);
+  });
+
+  it('says what is under way while the conversation is compacted', async () => {
+    const { terminal, render } = setup();
+    await render({ type: 'notice', message: '(the conversation is near the context limit: summarising older turns…)' });
+    const [notice, status] = terminal.screen.split('\n');
+    assert.equal(notice, '(the conversation is near the context limit: summarising older turns…)');
+    // Cut to fit one row of 80 columns.
+    assert.equal(status, '⠋ the conversation is near the context limit: summarising… (0s · esc to cancel)');
+  });
+});
