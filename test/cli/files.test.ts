@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
 import { assertEveryRequestValid, requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { filesContaining } from '../helpers/files-containing.ts';
@@ -77,7 +78,7 @@ const writeWithYesEnv = printAgainstServer({
 });
 
 describe('read_file through the CLI', () => {
-  test('the content of package.json reaches the model in the second request', async () => {
+  test('the content of package.json reaches the model in the second request', CLI_TEST_TIMEOUT, async () => {
     const { server, result } = await reads;
     assert.equal(result.code, 0, result.stderr);
     assertEveryRequestValid(server);
@@ -88,7 +89,7 @@ describe('read_file through the CLI', () => {
     assert.match(result.stderr, /read_file\(path: "package\.json"\)/);
   });
 
-  test('a 200 kB file reaches the model as at most 8,000 characters, with a note on how to read on', async () => {
+  test('a 200 kB file reaches the model as at most 8,000 characters, with a note on how to read on', CLI_TEST_TIMEOUT, async () => {
     const { server } = await reads;
     assert.ok(BIG_FILE.length >= 200_000);
     const content = toolResultText(requestAt(server, 1), 'call_big');
@@ -99,7 +100,7 @@ describe('read_file through the CLI', () => {
     assert.ok(requestAt(server, 1).rawBody.length < 40_000, 'the request carries more than the capped result');
   });
 
-  test('a path with Chinese characters is read', async () => {
+  test('a path with Chinese characters is read', CLI_TEST_TIMEOUT, async () => {
     const { server, result } = await reads;
     const content = toolResultText(requestAt(server, 1), 'call_note');
     assert.match(content, /^中文\/笔记\.md \(2 lines/);
@@ -109,7 +110,7 @@ describe('read_file through the CLI', () => {
 });
 
 describe('read_file refuses what lies outside the workspace and secrets', () => {
-  test('../../etc/passwd, /etc/passwd and a symlink to it are refused as outside the workspace', async () => {
+  test('../../etc/passwd, /etc/passwd and a symlink to it are refused as outside the workspace', CLI_TEST_TIMEOUT, async () => {
     const { server, result } = await refusals;
     assert.equal(result.code, 0, result.stderr);
     assertEveryRequestValid(server);
@@ -119,13 +120,13 @@ describe('read_file refuses what lies outside the workspace and secrets', () => 
     }
   });
 
-  test('no request ever carries the content of /etc/passwd', async (context) => {
+  test('no request ever carries the content of /etc/passwd', CLI_TEST_TIMEOUT, async (context) => {
     if (!readFileSync('/etc/passwd', 'utf8').includes('root:')) return context.skip('/etc/passwd has no root entry here');
     const { server } = await refusals;
     for (const request of server.requests) assert.ok(!request.rawBody.includes('root:'), 'passwd content reached the server');
   });
 
-  test('.env is refused, and its key (the one Sylvan uses) is only ever in the Authorization header', async () => {
+  test('.env is refused, and its key (the one Sylvan uses) is only ever in the Authorization header', CLI_TEST_TIMEOUT, async () => {
     const { server, result } = await refusals;
     assert.match(toolResultText(requestAt(server, 1), 'call_env'), /refused/);
     for (const request of server.requests) {
@@ -139,7 +140,7 @@ describe('read_file refuses what lies outside the workspace and secrets', () => 
 });
 
 describe('write_file in print mode', () => {
-  test('without --yes the disk is untouched, the model is told why, and the turn completes', async () => {
+  test('without --yes the disk is untouched, the model is told why, and the turn completes', CLI_TEST_TIMEOUT, async () => {
     const { server, cwd, result } = await writeWithoutYes;
     assert.equal(result.code, 0, result.stderr);
     assertEveryRequestValid(server);
@@ -151,12 +152,12 @@ describe('write_file in print mode', () => {
     assert.equal(result.stdout, '好了。\n');
   });
 
-  test('a denied call is reported once on stderr', async () => {
+  test('a denied call is reported once on stderr', CLI_TEST_TIMEOUT, async () => {
     const { result } = await writeWithoutYes;
     assert.equal(result.stderr.match(/denied/g)?.length, 1, result.stderr);
   });
 
-  test('--yes writes the file, folders included', async () => {
+  test('--yes writes the file, folders included', CLI_TEST_TIMEOUT, async () => {
     const { server, cwd, result } = await writeWithYesFlag;
     assert.equal(result.code, 0, result.stderr);
     assertEveryRequestValid(server);
@@ -164,7 +165,7 @@ describe('write_file in print mode', () => {
     assert.match(toolResultText(requestAt(server, 1), 'call_write'), /^Wrote out\/hello\.md/);
   });
 
-  test('SYLVAN_YES=1 writes the file', async () => {
+  test('SYLVAN_YES=1 writes the file', CLI_TEST_TIMEOUT, async () => {
     const { server, cwd, result } = await writeWithYesEnv;
     assert.equal(result.code, 0, result.stderr);
     assertEveryRequestValid(server);

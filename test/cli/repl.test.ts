@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
 import { assertEveryRequestValid, conversationOf, requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { text, toolCalls, type Responder } from '../helpers/dashscope-server.ts';
 import { cliAgainstServer, startedRun, type ServerRun } from '../helpers/cli-against-server.ts';
@@ -56,7 +57,7 @@ const approvals = replAgainstServer(writeOnRequest, {
 });
 
 describe('REPL with the offline mock model (no key)', () => {
-  test('the weather and arithmetic questions show their tool calls and answers built on the results', async () => {
+  test('the weather and arithmetic questions show their tool calls and answers built on the results', CLI_TEST_TIMEOUT, async () => {
     const result = await doneWhen;
     assert.equal(result.code, 0, result.stderr);
 
@@ -73,14 +74,14 @@ describe('REPL with the offline mock model (no key)', () => {
     assert.match(arithmetic.filter((line) => !isActivity(line)).join('\n'), /\b20\b/);
   });
 
-  test('exit leaves at once: the question after it is never asked', async () => {
+  test('exit leaves at once: the question after it is never asked', CLI_TEST_TIMEOUT, async () => {
     const result = await doneWhen;
     assert.equal(result.code, 0);
     assert.ok(result.stdout.trimEnd().endsWith(`${PROMPT}exit`), result.stdout);
     assert.ok(!result.stdout.includes('1+1'), result.stdout);
   });
 
-  test('empty lines just prompt again, and the end of input exits 0 without exit', async () => {
+  test('empty lines just prompt again, and the end of input exits 0 without exit', CLI_TEST_TIMEOUT, async () => {
     const result = await emptyLinesThenEof;
     assert.equal(result.code, 0, result.stderr);
     const all = lines(result.stdout);
@@ -94,7 +95,7 @@ describe('REPL with the offline mock model (no key)', () => {
 });
 
 describe('REPL against DashScope', () => {
-  test('the second turn sends the first turn whole: question, tool call, tool result and answer', async () => {
+  test('the second turn sends the first turn whole: question, tool call, tool result and answer', CLI_TEST_TIMEOUT, async () => {
     const { server, result } = await conversation;
     assert.equal(result.code, 0, result.stderr);
     assertEveryRequestValid(server);
@@ -118,14 +119,14 @@ describe('REPL against DashScope', () => {
   describe('approving file writes through piped answers', () => {
     const questionFor = (name: string) => `write_file ${name} (1 line) — new file${QUESTION_TAIL}`;
 
-    test('y writes the file', async () => {
+    test('y writes the file', CLI_TEST_TIMEOUT, async () => {
       const { cwd, result } = await approvals;
       assert.equal(result.code, 0, result.stderr);
       assert.ok(result.stdout.includes(`${questionFor('a.txt')}y`), result.stdout);
       assert.equal(readFileSync(join(cwd, 'a.txt'), 'utf8'), 'hello a.txt\n');
     });
 
-    test('n leaves the disk untouched and the model reads a denial for that call', async () => {
+    test('n leaves the disk untouched and the model reads a denial for that call', CLI_TEST_TIMEOUT, async () => {
       const { server, cwd, result } = await approvals;
       assert.ok(result.stdout.includes(`${questionFor('b.txt')}n`), result.stdout);
       assert.equal(existsSync(join(cwd, 'b.txt')), false);
@@ -136,7 +137,7 @@ describe('REPL against DashScope', () => {
       assertEveryRequestValid(server);
     });
 
-    test('a writes and a later write_file is not asked again; /approvals resets it', async () => {
+    test('a writes and a later write_file is not asked again; /approvals resets it', CLI_TEST_TIMEOUT, async () => {
       const { cwd, result } = await approvals;
       assert.ok(result.stdout.includes(`${questionFor('c.txt')}a`), result.stdout);
       assert.equal(readFileSync(join(cwd, 'c.txt'), 'utf8'), 'hello c.txt\n');
