@@ -77,6 +77,33 @@ const writeWithYesEnv = printAgainstServer({
   replies: writeReplies('notes.txt'),
 });
 
+// SYLVAN_SECRET_PATTERNS, from the environment to the tools: the same files, with and without it.
+const EXTRA_SECRET = 'db-password-7731';
+function workspaceWithExtraSecrets(): string {
+  const cwd = tempWorkspace();
+  writeFileSync(join(cwd, 'db.secret.yaml'), `password: ${EXTRA_SECRET}\n`);
+  mkdirSync(join(cwd, 'config', 'prod'), { recursive: true });
+  writeFileSync(join(cwd, 'config', 'prod', 'creds.json'), `{"token":"${EXTRA_SECRET}"}\n`);
+  writeFileSync(join(cwd, 'notes.txt'), 'nothing secret here\n');
+  return cwd;
+}
+const extraSecretReplies = (): Reply[] => [
+  toolCalls([
+    readCall('call_yaml', 'db.secret.yaml'),
+    readCall('call_creds', 'config/prod/creds.json'),
+    readCall('call_notes', 'notes.txt'),
+    writeCall('call_overwrite', 'db.secret.yaml', 'password: hunter2\n'),
+  ]),
+  text('好了。'),
+];
+const withExtraSecrets = printAgainstServer({
+  cwd: workspaceWithExtraSecrets(),
+  args: ['-p', '--yes', '读一下配置'],
+  env: { SYLVAN_SECRET_PATTERNS: '*.secret.yaml, config/prod/*' },
+  replies: extraSecretReplies(),
+});
+const withoutExtraSecrets = printAgainstServer({ cwd: workspaceWithExtraSecrets(), args: ['-p', '--yes', '读一下配置'], replies: extraSecretReplies() });
+
 describe('read_file through the CLI', () => {
   test('the content of package.json reaches the model in the second request', CLI_TEST_TIMEOUT, async () => {
     const { server, result } = await reads;
@@ -172,5 +199,29 @@ describe('write_file in print mode', () => {
     assert.equal(readFileSync(join(cwd, 'notes.txt'), 'utf8'), 'changed\n');
     assert.match(toolResultText(requestAt(server, 1), 'call_write'), /^Overwrote notes\.txt/);
     assert.equal(existsSync(join(cwd, 'out')), false);
+  });
+});
+
+describe('SYLVAN_SECRET_PATTERNS end to end', () => {
+  test('files matching the extra patterns are refused to read and to write; their content never reaches the model', CLI_TEST_TIMEOUT, async () => {
+    const { server, cwd, result } = await withExtraSecrets;
+    assert.equal(result.code, 0, result.stderr);
+    assertEveryRequestValid(server);
+    const second = requestAt(server, 1);
+    assert.match(toolResultText(second, 'call_yaml'), /reading db\.secret\.yaml is refused/);
+    assert.match(toolResultText(second, 'call_creds'), /refused/);
+    assert.match(toolResultText(second, 'call_overwrite'), /writing db\.secret\.yaml is refused/);
+    assert.match(toolResultText(second, 'call_notes'), /nothing secret here/, 'other files are still read');
+    for (const request of server.requests) assert.ok(!request.rawBody.includes(EXTRA_SECRET), 'a secret reached a request');
+    assert.equal(readFileSync(join(cwd, 'db.secret.yaml'), 'utf8'), `password: ${EXTRA_SECRET}\n`, 'the secret file was overwritten');
+  });
+
+  test('without the variable the same files are ordinary files (so the patterns are what refused them)', CLI_TEST_TIMEOUT, async () => {
+    const { server, cwd, result } = await withoutExtraSecrets;
+    assert.equal(result.code, 0, result.stderr);
+    const second = requestAt(server, 1);
+    assert.ok(toolResultText(second, 'call_creds').includes(EXTRA_SECRET), toolResultText(second, 'call_creds'));
+    assert.match(toolResultText(second, 'call_overwrite'), /^Overwrote db\.secret\.yaml/);
+    assert.equal(readFileSync(join(cwd, 'db.secret.yaml'), 'utf8'), 'password: hunter2\n');
   });
 });
