@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { killWhenDone } from '../helpers/children.ts';
+import { killWhenDone, occupySlotNow } from '../helpers/children.ts';
 import { hang, startDashScopeServer, text, toolCalls } from '../helpers/dashscope-server.ts';
 import { signal, withDeadline } from '../helpers/deadline.ts';
 import { closeAtEnd } from '../helpers/served.ts';
@@ -19,6 +19,8 @@ const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
  */
 function startInTerminal(context: TestContext, env: Record<string, string>, cwd: string) {
   // exec: no shell stays between script and node to catch the Ctrl-C and change the exit code.
+  // One of the file's CLI process slots, like every CLI a test starts.
+  const release = occupySlotNow();
   const command = `exec ${[process.execPath, '--import', tsxLoader, cliEntry].map(quote).join(' ')}`;
   const child = killWhenDone(context, spawn('script', ['-qfec', command, '/dev/null'], {
     cwd,
@@ -28,6 +30,7 @@ function startInTerminal(context: TestContext, env: Record<string, string>, cwd:
   let screen = '';
   const waiters: { pattern: RegExp; from: number; resolve: () => void }[] = [];
   child.stdin.on('error', () => {});
+  child.once('close', release);
   const check = () => {
     for (const waiter of [...waiters]) {
       if (waiter.pattern.test(screen.slice(waiter.from))) {
