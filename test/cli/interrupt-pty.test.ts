@@ -18,9 +18,9 @@ const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
  * is killed when the test ends (the CLI under it gets the terminal's hang-up).
  */
 function startInTerminal(context: TestContext, env: Record<string, string>, cwd: string) {
-  // exec: no shell stays between script and node to catch the Ctrl-C and change the exit code.
   // One of the file's CLI process slots, like every CLI a test starts.
   const release = occupySlotNow();
+  // exec: no shell stays between script and node to catch the Ctrl-C and change the exit code.
   const command = `exec ${[process.execPath, '--import', tsxLoader, cliEntry].map(quote).join(' ')}`;
   const child = killWhenDone(context, spawn('script', ['-qfec', command, '/dev/null'], {
     cwd,
