@@ -157,11 +157,24 @@ describe('describeModelError: network failures', () => {
 });
 
 describe('describeModelError: odd inputs', () => {
-  test('never throws, always one line', () => {
+  test('never throws; one line that says what failed, with what the input did say', () => {
     const cyclic: { message: string; cause?: unknown } = { message: 'loop' };
     cyclic.cause = cyclic;
-    for (const input of [undefined, null, 'plain string', 42, {}, { statusCode: 418 }, new Error('multi\nline\n\nmessage'), cyclic]) {
-      describeOneLine(input);
+    const cases: [unknown, RegExp][] = [
+      ['plain string', /plain string/],
+      [new Error('multi\nline\n\nmessage'), /multi line message/],
+      [cyclic, /loop/],
+      [{ statusCode: 418 }, /DashScope.*418/],
+      [undefined, /request/i],
+      [null, /request/i],
+      [42, /request/i],
+      [{}, /request/i],
+    ];
+    for (const [input, says] of cases) {
+      const line = describeOneLine(input);
+      assert.match(line, says, `for ${String(input)}`);
+      assert.match(line, /request|DashScope/i, `the line says what failed: ${line}`);
+      assert.doesNotMatch(line, /\[object Object\]/, line);
     }
   });
 
@@ -170,13 +183,14 @@ describe('describeModelError: odd inputs', () => {
     assert.match(describeOneLine('plain string'), /plain string/);
   });
 
-  test(
-    'an error object whose message is not a string',
-    () => {
-      describeOneLine({ message: 42 });
-      describeOneLine({ message: { text: 'nested' } });
-    },
-  );
+  test('an error object whose message is not a string says the request failed and where to find the details', () => {
+    for (const input of [{ message: 42 }, { message: { text: 'nested' } }]) {
+      const line = describeOneLine(input);
+      assert.match(line, /request failed/i, line);
+      assert.match(line, /SYLVAN_DEBUG=1/, line);
+      assert.doesNotMatch(line, /\[object Object\]/, line);
+    }
+  });
 });
 
 describe('debugDetail', () => {

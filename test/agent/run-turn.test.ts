@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { Conversation } from '../../src/agent/conversation.ts';
 import type { AgentEvent } from '../../src/agent/events.ts';
 import { findUnansweredToolCalls } from '../../src/agent/context-window.ts';
+import { INTERRUPTED_TOOL_RESULT_TEXT } from '../../src/agent/history-repair.ts';
 import { runTurn, type ApprovalPolicy, type TurnOptions } from '../../src/agent/run-turn.ts';
 import { scriptedModel } from '../helpers/scripted-model.ts';
 
@@ -207,6 +208,30 @@ describe('runTurn', () => {
     const tool = model.doStreamCalls[1]!.prompt.find((message) => message.role === 'tool');
     assert.ok(tool && Array.isArray(tool.content));
     assert.equal((tool.content[0] as { output: { type: string } }).output.type, 'execution-denied');
+  });
+
+  test('an approved call that ran keeps its real result when the next model step fails', async () => {
+    const approval: ApprovalPolicy = { decide: () => 'ask', ask: async () => ({ approved: true }) };
+    const failure = new APICallError({
+      message: 'An internal error has occured.',
+      url: 'https://dashscope.aliyuncs.com/compatible-mode/v1/chat/completions',
+      requestBodyValues: {},
+      statusCode: 500,
+      isRetryable: true,
+    });
+    const model = scriptedModel([{ calls: [{ id: 'call_write', name: 'write_file', input: { path: 'a.txt', content: 'x' } }] }, { error: failure }]);
+    const { end, log, conversation } = await run(model, { approval });
+
+    assert.equal(end.stopReason, 'error');
+    assert.deepEqual(log, ['write:a.txt'], 'the approved write ran');
+    const results = conversation.messages.flatMap((message) =>
+      message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result' && part.toolCallId === 'call_write') : [],
+    );
+    assert.equal(results.length, 1, `one result for the call: ${JSON.stringify(conversation.messages)}`);
+    const output = JSON.stringify(results[0]);
+    assert.ok(output.includes('Wrote a.txt'), `the history keeps what the write returned: ${output}`);
+    assert.ok(!output.includes(INTERRUPTED_TOOL_RESULT_TEXT), 'the history says the write may not have run');
+    assert.deepEqual(findUnansweredToolCalls(conversation.messages), []);
   });
 
   for (const answer of [true, false]) {

@@ -13,7 +13,9 @@ import {
   type RecordedRequest,
   type Reply,
 } from '../helpers/dashscope-server.ts';
-import { runCliTimed as timedRun, startCli } from '../helpers/start-cli.ts';
+import { killWhenDone } from '../helpers/children.ts';
+import { CLI_TEST_TIMEOUT, signal, withDeadline } from '../helpers/deadline.ts';
+import { runCliTimed, startCli, type ExitedCli, type StartCliOptions } from '../helpers/start-cli.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 
 // Fault injection (issue 4): the CLI as a process against a loopback server that streams the way
@@ -22,6 +24,13 @@ import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 
 const serve = async (options: DashScopeServerOptions): Promise<DashScopeServer> => closeAtEnd(await startDashScopeServer(options));
 const dashscope = dashscopeEnv;
+
+/** The CLI run to the end; a run its safety net had to kill fails the test, saying it hung. */
+async function timedRun(options: StartCliOptions): Promise<ExitedCli> {
+  const result = await runCliTimed(options);
+  assert.equal(result.killedBySafetyNet, false, `the CLI never exited by itself (killed by the safety net); stderr:\n${result.stderr}`);
+  return result;
+}
 
 const nonEmptyLines = (output: string): string[] => output.split('\n').filter((line) => line.trim() !== '');
 
@@ -54,8 +63,9 @@ const toolMessages = (request: RecordedRequest): ChatMessage[] =>
 const repeatCalculation = (): Reply => toolCalls([{ name: 'calculate', arguments: { expression: '1+1' } }]);
 const newCalculation = (index: number): Reply => toolCalls([{ name: 'calculate', arguments: { expression: `${index}+1` } }]);
 
+
 describe('sylvan -p against a faulty DashScope', { concurrency: true }, () => {
-  test('a model repeating one call is stopped at the 3rd identical call, which never runs', async () => {
+  test('a model repeating one call is stopped at the 3rd identical call, which never runs', CLI_TEST_TIMEOUT, async () => {
     const server = await serve({ respond: repeatCalculation });
     const result = await timedRun({ args: ['-p', 'what is 1+1?'], env: dashscope(server) });
 
@@ -69,7 +79,7 @@ describe('sylvan -p against a faulty DashScope', { concurrency: true }, () => {
     assert.equal(toolMessages(server.requests[2]!).length, 2, 'the 3rd request carries the two real results');
   });
 
-  test('a model that never stops calling makes exactly --max-steps requests', async () => {
+  test('a model that never stops calling makes exactly --max-steps requests', CLI_TEST_TIMEOUT, async () => {
     const server = await serve({ respond: (_request, index) => newCalculation(index) });
     const result = await timedRun({ args: ['-p', '--max-steps', '4', 'count up'], env: dashscope(server) });
 
@@ -79,7 +89,7 @@ describe('sylvan -p against a faulty DashScope', { concurrency: true }, () => {
     assert.match(result.stderr, /Stopped after 4 steps \(--max-steps/);
   });
 
-  test('a 429 with retry-after: 0, then an answer: completes', async () => {
+  test('a 429 with retry-after: 0, then an answer: completes', CLI_TEST_TIMEOUT, async () => {
     const server = await serve({
       replies: [httpError(429, { headers: { 'retry-after': '0' } }), text('Recovered: 42.')],
     });
@@ -93,7 +103,7 @@ describe('sylvan -p against a faulty DashScope', { concurrency: true }, () => {
 
   const persistent500 = (): Reply => httpError(500, { headers: { 'retry-after': '0' } });
 
-  test('a persistent 500 exits 1 with one line naming the status and the tries', async () => {
+  test('a persistent 500 exits 1 with one line naming the status and the tries', CLI_TEST_TIMEOUT, async () => {
     const server = await serve({ respond: persistent500 });
     const result = await timedRun({ args: ['-p', 'answer?'], env: dashscope(server, { SYLVAN_MAX_RETRIES: '1' }) });
 
@@ -105,7 +115,7 @@ describe('sylvan -p against a faulty DashScope', { concurrency: true }, () => {
     assert.equal(result.stdout, '');
   });
 
-  test('with SYLVAN_DEBUG=1 the same 500 also shows the stack', async () => {
+  test('with SYLVAN_DEBUG=1 the same 500 also shows the stack', CLI_TEST_TIMEOUT, async () => {
     const server = await serve({ respond: persistent500 });
     const result = await timedRun({
       args: ['-p', 'answer?'],
@@ -117,7 +127,7 @@ describe('sylvan -p against a faulty DashScope', { concurrency: true }, () => {
     assert.match(result.stderr, /^\s+at /m, 'stack frames are shown');
   });
 
-  test('a 401 invalid_api_key exits 1 with one line naming DASHSCOPE_API_KEY, without retrying', async () => {
+  test('a 401 invalid_api_key exits 1 with one line naming DASHSCOPE_API_KEY, without retrying', CLI_TEST_TIMEOUT, async () => {
     const server = await serve({ apiKey: 'the-right-key', replies: [text('never sent')] });
     const result = await timedRun({ args: ['-p', 'hello'], env: dashscope(server) });
 
@@ -129,7 +139,7 @@ describe('sylvan -p against a faulty DashScope', { concurrency: true }, () => {
     assert.equal(server.requests[0]?.headers.authorization, 'Bearer test-key');
   });
 
-  test('a base URL where nothing listens exits 1 with one line naming the URL and the tries', async () => {
+  test('a base URL where nothing listens exits 1 with one line naming the URL and the tries', CLI_TEST_TIMEOUT, async () => {
     const closed = await startDashScopeServer({ replies: [] });
     await closed.close();
     // One retry costs the SDK's 2 s backoff, hidden behind the slower tests running alongside.
@@ -142,7 +152,7 @@ describe('sylvan -p against a faulty DashScope', { concurrency: true }, () => {
     assert.match(line, /after 2 tries/);
   });
 
-  test('a base URL with a wrong path exits 1 with one line saying 404 and naming the URL', async () => {
+  test('a base URL with a wrong path exits 1 with one line saying 404 and naming the URL', CLI_TEST_TIMEOUT, async () => {
     const server = await serve({ replies: [text('never sent')] });
     const wrongBase = server.baseURL.replace('/compatible-mode/v1', '/wrong/v1');
     const result = await timedRun({ args: ['-p', 'hello'], env: dashscope({ baseURL: wrongBase }) });
@@ -154,7 +164,7 @@ describe('sylvan -p against a faulty DashScope', { concurrency: true }, () => {
     assert.equal(server.requests[0]?.path, '/wrong/v1/chat/completions');
   });
 
-  test('a stream cut mid-answer exits 1 with one clean line, keeping what arrived', async () => {
+  test('a stream cut mid-answer exits 1 with one clean line, keeping what arrived', CLI_TEST_TIMEOUT, async () => {
     const server = await serve({ respond: () => cut('The answer is forty') });
     const result = await timedRun({ args: ['-p', 'answer?'], env: dashscope(server) });
 
@@ -165,6 +175,7 @@ describe('sylvan -p against a faulty DashScope', { concurrency: true }, () => {
 
   test(
     'the line for a stream cut mid-answer says it was cut off',
+    CLI_TEST_TIMEOUT,
     async () => {
       const server = await serve({ respond: () => cut('The answer is forty') });
       const result = await timedRun({ args: ['-p', 'answer?'], env: dashscope(server) });
@@ -179,27 +190,29 @@ describe('sylvan -p against a faulty DashScope', { concurrency: true }, () => {
     ['sends nothing', hang()],
     ['sends headers and some text, then nothing', hang({ headers: true, text: 'Thinking about' })],
   ] as const) {
-    test(`a server that ${variant} is cut off by --timeout 2`, async () => {
-      let arrivedAt = Number.NaN;
+    test(`a server that ${variant} is cut off by --timeout 2`, CLI_TEST_TIMEOUT, async () => {
+      const arrival = signal();
       const server = await serve({
         respond: () => {
-          arrivedAt = performance.now();
+          arrival.fire();
           return reply;
         },
       });
-      const result = await timedRun({ args: ['-p', '--timeout', '2', 'answer?'], env: dashscope(server), killAfterMs: 30_000 });
-      // Measured from the request's arrival, so a slow start under a loaded test run does not count.
-      const waitedMs = performance.now() - arrivedAt;
+      const result = await timedRun({ args: ['-p', '--timeout', '2', 'answer?'], env: dashscope(server) });
+      // Measured from the request's arrival, so a slow start under a loaded test run does not count;
+      // 2 s of timeout plus whatever a starved process needs to print and exit.
+      const waitedMs = performance.now() - arrival.firedAt;
 
-      assert.equal(result.signal, null, 'the CLI ended by itself, not by the safety net');
-      assert.ok(waitedMs < 8_000, `took ${Math.round(waitedMs)} ms after the request arrived`);
+      assert.equal(result.killedBySafetyNet, false, 'the CLI ended by itself, not by the safety net');
+      assert.ok(Number.isFinite(arrival.firedAt), `the request never reached the server; stderr:\n${result.stderr}`);
+      assert.ok(waitedMs < 20_000, `took ${Math.round(waitedMs)} ms after the request arrived`);
       assert.equal(result.code, 3, result.stderr);
       assert.match(nonEmptyLines(result.stderr).at(-1) ?? '', /within 2 s \(--timeout\)/);
       assert.equal(server.requests.length, 1, 'a timed-out step is not retried');
     });
   }
 
-  test('--token-budget stops a model that keeps calling tools', async () => {
+  test('--token-budget stops a model that keeps calling tools', CLI_TEST_TIMEOUT, async () => {
     const server = await serve({ respond: (_request, index) => newCalculation(index) });
     const result = await timedRun({ args: ['-p', '--token-budget', '50', 'count up'], env: dashscope(server) });
 
@@ -208,19 +221,24 @@ describe('sylvan -p against a faulty DashScope', { concurrency: true }, () => {
     assert.equal(server.requests.length, 1, 'the first step already spent the budget');
   });
 
-  test('Ctrl-C while the server hangs exits 130', async () => {
-    let received: () => void = () => {};
-    const requestArrived = new Promise<void>((resolve) => (received = resolve));
+  test('Ctrl-C while the server hangs exits 130', CLI_TEST_TIMEOUT, async (context) => {
+    const arrival = signal();
     const server = await serve({
       respond: () => {
-        received();
+        arrival.fire();
         return hang({ headers: true, text: 'Let me' });
       },
     });
-    const running = startCli({ args: ['-p', 'answer?'], env: dashscope(server), stdin: '', killAfterMs: 20_000 });
-    await requestArrived;
+    const running = startCli({ args: ['-p', 'answer?'], env: dashscope(server), stdin: '' });
+    killWhenDone(context, running.child);
+    // Whichever comes first: the request, or the CLI ending without sending it (then the race fails).
+    await withDeadline(
+      Promise.race([arrival.fired, running.exited.then((exited) => Promise.reject(new Error(`the CLI exited before its request arrived: ${exited.stderr}`)))]),
+      60_000,
+      'the request to reach the server',
+    );
     running.child.kill('SIGINT');
-    const result = await running.exited;
+    const result = await withDeadline(running.exited, 60_000, 'the CLI to exit after Ctrl-C');
 
     assert.equal(result.killedBySafetyNet, false);
     assert.equal(result.code, 130, result.stderr);
@@ -240,12 +258,7 @@ async function replAfterFault(fault: Responder, options: { args?: string[] } = {
   const server = await serve({
     respond: (request, index) => (lastUserText(request) === second ? text('Second answer.') : fault(request, index)),
   });
-  const result = await timedRun({
-    args: options.args ?? [],
-    env: dashscope(server),
-    stdin: `${first}\n${second}\n`,
-    killAfterMs: 20_000,
-  });
+  const result = await timedRun({ args: options.args ?? [], env: dashscope(server), stdin: `${first}\n${second}\n` });
   const followUp = server.requests.find((request) => lastUserText(request) === second);
   return { result, followUp, first };
 }
@@ -262,19 +275,19 @@ function assertValidFollowUp(outcome: Awaited<ReturnType<typeof replAfterFault>>
 }
 
 describe('the REPL after a fault sends a valid history', { concurrency: true }, () => {
-  test('after the repeated-call guard', async () => {
+  test('after the repeated-call guard', CLI_TEST_TIMEOUT, async () => {
     const outcome = await replAfterFault(repeatCalculation);
     assert.match(outcome.result.stdout, /3 times with the same arguments/);
     assertValidFollowUp(outcome, 3); // two results and the denial of the third call
   });
 
-  test('after the step limit', async () => {
+  test('after the step limit', CLI_TEST_TIMEOUT, async () => {
     const outcome = await replAfterFault((_request, index) => newCalculation(index), { args: ['--max-steps', '2'] });
     assert.match(outcome.result.stdout, /Stopped after 2 steps/);
     assertValidFollowUp(outcome, 2);
   });
 
-  test('after a stream cut in the step that follows a tool call', async () => {
+  test('after a stream cut in the step that follows a tool call', CLI_TEST_TIMEOUT, async () => {
     const outcome = await replAfterFault((_request, index) =>
       index === 0 ? newCalculation(index) : cut('', [{ name: 'calculate', arguments: { expression: '2+2' } }]),
     );
@@ -282,7 +295,7 @@ describe('the REPL after a fault sends a valid history', { concurrency: true }, 
     assertValidFollowUp(outcome, 1); // the cut step's unfinished call is dropped
   });
 
-  test('after a hang cut off by --timeout', async () => {
+  test('after a hang cut off by --timeout', CLI_TEST_TIMEOUT, async () => {
     const outcome = await replAfterFault(
       (_request, index) => (index === 0 ? newCalculation(index) : hang({ headers: true, text: 'Hmm' })),
       { args: ['--timeout', '2'] },

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
 import { assertEveryRequestValid, requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { filesContaining } from '../helpers/files-containing.ts';
@@ -76,8 +77,35 @@ const writeWithYesEnv = printAgainstServer({
   replies: writeReplies('notes.txt'),
 });
 
+// SYLVAN_SECRET_PATTERNS, from the environment to the tools: the same files, with and without it.
+const EXTRA_SECRET = 'db-password-7731';
+function workspaceWithExtraSecrets(): string {
+  const cwd = tempWorkspace();
+  writeFileSync(join(cwd, 'db.secret.yaml'), `password: ${EXTRA_SECRET}\n`);
+  mkdirSync(join(cwd, 'config', 'prod'), { recursive: true });
+  writeFileSync(join(cwd, 'config', 'prod', 'creds.json'), `{"token":"${EXTRA_SECRET}"}\n`);
+  writeFileSync(join(cwd, 'notes.txt'), 'nothing secret here\n');
+  return cwd;
+}
+const extraSecretReplies = (): Reply[] => [
+  toolCalls([
+    readCall('call_yaml', 'db.secret.yaml'),
+    readCall('call_creds', 'config/prod/creds.json'),
+    readCall('call_notes', 'notes.txt'),
+    writeCall('call_overwrite', 'db.secret.yaml', 'password: hunter2\n'),
+  ]),
+  text('好了。'),
+];
+const withExtraSecrets = printAgainstServer({
+  cwd: workspaceWithExtraSecrets(),
+  args: ['-p', '--yes', '读一下配置'],
+  env: { SYLVAN_SECRET_PATTERNS: '*.secret.yaml, config/prod/*' },
+  replies: extraSecretReplies(),
+});
+const withoutExtraSecrets = printAgainstServer({ cwd: workspaceWithExtraSecrets(), args: ['-p', '--yes', '读一下配置'], replies: extraSecretReplies() });
+
 describe('read_file through the CLI', () => {
-  test('the content of package.json reaches the model in the second request', async () => {
+  test('the content of package.json reaches the model in the second request', CLI_TEST_TIMEOUT, async () => {
     const { server, result } = await reads;
     assert.equal(result.code, 0, result.stderr);
     assertEveryRequestValid(server);
@@ -88,7 +116,7 @@ describe('read_file through the CLI', () => {
     assert.match(result.stderr, /read_file\(path: "package\.json"\)/);
   });
 
-  test('a 200 kB file reaches the model as at most 8,000 characters, with a note on how to read on', async () => {
+  test('a 200 kB file reaches the model as at most 8,000 characters, with a note on how to read on', CLI_TEST_TIMEOUT, async () => {
     const { server } = await reads;
     assert.ok(BIG_FILE.length >= 200_000);
     const content = toolResultText(requestAt(server, 1), 'call_big');
@@ -99,7 +127,7 @@ describe('read_file through the CLI', () => {
     assert.ok(requestAt(server, 1).rawBody.length < 40_000, 'the request carries more than the capped result');
   });
 
-  test('a path with Chinese characters is read', async () => {
+  test('a path with Chinese characters is read', CLI_TEST_TIMEOUT, async () => {
     const { server, result } = await reads;
     const content = toolResultText(requestAt(server, 1), 'call_note');
     assert.match(content, /^中文\/笔记\.md \(2 lines/);
@@ -109,7 +137,7 @@ describe('read_file through the CLI', () => {
 });
 
 describe('read_file refuses what lies outside the workspace and secrets', () => {
-  test('../../etc/passwd, /etc/passwd and a symlink to it are refused as outside the workspace', async () => {
+  test('../../etc/passwd, /etc/passwd and a symlink to it are refused as outside the workspace', CLI_TEST_TIMEOUT, async () => {
     const { server, result } = await refusals;
     assert.equal(result.code, 0, result.stderr);
     assertEveryRequestValid(server);
@@ -119,13 +147,13 @@ describe('read_file refuses what lies outside the workspace and secrets', () => 
     }
   });
 
-  test('no request ever carries the content of /etc/passwd', async (context) => {
+  test('no request ever carries the content of /etc/passwd', CLI_TEST_TIMEOUT, async (context) => {
     if (!readFileSync('/etc/passwd', 'utf8').includes('root:')) return context.skip('/etc/passwd has no root entry here');
     const { server } = await refusals;
     for (const request of server.requests) assert.ok(!request.rawBody.includes('root:'), 'passwd content reached the server');
   });
 
-  test('.env is refused, and its key (the one Sylvan uses) is only ever in the Authorization header', async () => {
+  test('.env is refused, and its key (the one Sylvan uses) is only ever in the Authorization header', CLI_TEST_TIMEOUT, async () => {
     const { server, result } = await refusals;
     assert.match(toolResultText(requestAt(server, 1), 'call_env'), /refused/);
     for (const request of server.requests) {
@@ -139,7 +167,7 @@ describe('read_file refuses what lies outside the workspace and secrets', () => 
 });
 
 describe('write_file in print mode', () => {
-  test('without --yes the disk is untouched, the model is told why, and the turn completes', async () => {
+  test('without --yes the disk is untouched, the model is told why, and the turn completes', CLI_TEST_TIMEOUT, async () => {
     const { server, cwd, result } = await writeWithoutYes;
     assert.equal(result.code, 0, result.stderr);
     assertEveryRequestValid(server);
@@ -151,12 +179,12 @@ describe('write_file in print mode', () => {
     assert.equal(result.stdout, '好了。\n');
   });
 
-  test('a denied call is reported once on stderr', async () => {
+  test('a denied call is reported once on stderr', CLI_TEST_TIMEOUT, async () => {
     const { result } = await writeWithoutYes;
     assert.equal(result.stderr.match(/denied/g)?.length, 1, result.stderr);
   });
 
-  test('--yes writes the file, folders included', async () => {
+  test('--yes writes the file, folders included', CLI_TEST_TIMEOUT, async () => {
     const { server, cwd, result } = await writeWithYesFlag;
     assert.equal(result.code, 0, result.stderr);
     assertEveryRequestValid(server);
@@ -164,12 +192,36 @@ describe('write_file in print mode', () => {
     assert.match(toolResultText(requestAt(server, 1), 'call_write'), /^Wrote out\/hello\.md/);
   });
 
-  test('SYLVAN_YES=1 writes the file', async () => {
+  test('SYLVAN_YES=1 writes the file', CLI_TEST_TIMEOUT, async () => {
     const { server, cwd, result } = await writeWithYesEnv;
     assert.equal(result.code, 0, result.stderr);
     assertEveryRequestValid(server);
     assert.equal(readFileSync(join(cwd, 'notes.txt'), 'utf8'), 'changed\n');
     assert.match(toolResultText(requestAt(server, 1), 'call_write'), /^Overwrote notes\.txt/);
     assert.equal(existsSync(join(cwd, 'out')), false);
+  });
+});
+
+describe('SYLVAN_SECRET_PATTERNS end to end', () => {
+  test('files matching the extra patterns are refused to read and to write; their content never reaches the model', CLI_TEST_TIMEOUT, async () => {
+    const { server, cwd, result } = await withExtraSecrets;
+    assert.equal(result.code, 0, result.stderr);
+    assertEveryRequestValid(server);
+    const second = requestAt(server, 1);
+    assert.match(toolResultText(second, 'call_yaml'), /reading db\.secret\.yaml is refused/);
+    assert.match(toolResultText(second, 'call_creds'), /refused/);
+    assert.match(toolResultText(second, 'call_overwrite'), /writing db\.secret\.yaml is refused/);
+    assert.match(toolResultText(second, 'call_notes'), /nothing secret here/, 'other files are still read');
+    for (const request of server.requests) assert.ok(!request.rawBody.includes(EXTRA_SECRET), 'a secret reached a request');
+    assert.equal(readFileSync(join(cwd, 'db.secret.yaml'), 'utf8'), `password: ${EXTRA_SECRET}\n`, 'the secret file was overwritten');
+  });
+
+  test('without the variable the same files are ordinary files (so the patterns are what refused them)', CLI_TEST_TIMEOUT, async () => {
+    const { server, cwd, result } = await withoutExtraSecrets;
+    assert.equal(result.code, 0, result.stderr);
+    const second = requestAt(server, 1);
+    assert.ok(toolResultText(second, 'call_creds').includes(EXTRA_SECRET), toolResultText(second, 'call_creds'));
+    assert.match(toolResultText(second, 'call_overwrite'), /^Overwrote db\.secret\.yaml/);
+    assert.equal(readFileSync(join(cwd, 'db.secret.yaml'), 'utf8'), 'password: hunter2\n');
   });
 });

@@ -7,6 +7,8 @@ import { SUMMARIZE_REQUEST } from '../../src/agent/compact.ts';
 import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens } from '../../src/agent/token-estimate.ts';
 import { hang, text, toolCalls, type ChatMessage, type DashScopeServer, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
 import { runCli, tempWorkspace } from '../helpers/run-cli.ts';
+import { killWhenDone } from '../helpers/children.ts';
+import { CLI_TEST_TIMEOUT, signal, withDeadline } from '../helpers/deadline.ts';
 import { startCli } from '../helpers/start-cli.ts';
 import { startCliInTerminal } from '../helpers/start-cli-in-terminal.ts';
 import { isCompactionRequest, startSummarizingServer, type SummarizingServerOptions } from '../helpers/summarizing-server.ts';
@@ -15,6 +17,9 @@ import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 // Memory (issue 5), end to end: the CLI as a process against a loopback DashScope server (or the
 // mock model), asserting what every request carried — valid, current, within the window — and
 // what the user saw, across long conversations, compaction, crashes and damaged session files.
+
+/** How long one thing a test waits for (a turn's answer, a request) may take under load: a safety net. */
+const EVENT_DEADLINE_MS = 60_000;
 
 const serve = async (options: SummarizingServerOptions): Promise<DashScopeServer> => closeAtEnd(await startSummarizingServer(options));
 const dashscope = dashscopeEnv;
@@ -126,7 +131,8 @@ function historyTokens(messages: ChatMessage[]): number {
 }
 
 describe('memory: a long conversation in a small window', () => {
-  test('300 piped turns with SYLVAN_CONTEXT_TOKENS=6000: every request valid, current, and within the window', async () => {
+  // About 10 s on an idle machine, a minute on one loaded eight times over: the limits are far above.
+  test('300 piped turns with SYLVAN_CONTEXT_TOKENS=6000: every request valid, current, and within the window', { timeout: 300_000 }, async () => {
     const server = await serve({
       respond: respondToTurn,
       summarize: (request) => {
@@ -141,7 +147,7 @@ describe('memory: a long conversation in a small window', () => {
       cwd,
       stdin: `${lines.join('\n')}\n`,
       env: dashscope(server, { SYLVAN_CONTEXT_TOKENS: String(WINDOW_TOKENS), SYLVAN_MODEL: 'qwen-plus', NO_COLOR: '', FORCE_COLOR: '1' }),
-      killAfterMs: 30_000,
+      killAfterMs: 240_000,
     });
 
     assert.equal(result.code, 0, result.stderr);
@@ -196,6 +202,7 @@ describe('memory: a long conversation in a small window', () => {
 
   test(
     'a message larger than the whole window is reported, not sent silently',
+    CLI_TEST_TIMEOUT,
     async () => {
       const server = await serve({ respond: () => text('Summarised.'), summarize: () => 'unused' });
       const pasted = `请帮我总结这一段：${chineseText(1, WINDOW_TOKENS)}`;
@@ -209,6 +216,7 @@ describe('memory: a long conversation in a small window', () => {
 
   test(
     'a summary is not summarised again before every following turn',
+    CLI_TEST_TIMEOUT,
     async () => {
       const summary = chineseText(3, 600);
       const server = await serve({ respond: (request) => text(`好的：${lastUser(request).slice(0, 10)}`), summarize: () => summary });
@@ -244,9 +252,8 @@ function waitForOutput(stream: NodeJS.ReadableStream, ready: (seen: string) => b
 const finishedTurns = (seen: string): number => seen.match(/^· [\d,.k]+ in · [\d,.k]+ out/gm)?.length ?? 0;
 
 describe('memory: sessions survive a crash', () => {
-  test('SIGKILL during the 4th turn; --continue sends every finished turn, tool pair included, and the 4th question', async () => {
-    let fourthArrived!: () => void;
-    const fourthRequest = new Promise<void>((resolve) => (fourthArrived = resolve));
+  test('SIGKILL during the 4th turn; --continue sends every finished turn, tool pair included, and the 4th question', CLI_TEST_TIMEOUT, async (context) => {
+    const fourthRequest = signal();
     const server = await serve({
       respond: (request) => {
         const question = lastUser(request);
@@ -259,7 +266,7 @@ describe('memory: sessions survive a crash', () => {
         }
         if (question === 'third question') return text('Answer three.');
         if (question === 'fourth question') {
-          fourthArrived();
+          fourthRequest.fire();
           return hang({ text: 'Partial ans' });
         }
         return text('Answer five.');
@@ -268,19 +275,20 @@ describe('memory: sessions survive a crash', () => {
     });
     const cwd = tempWorkspace('sylvan-memory-');
     const env = dashscope(server, { SYLVAN_MODEL: 'qwen-plus' });
-    const running = startCli({ cwd, env, killAfterMs: 20_000 });
+    const running = startCli({ cwd, env });
+    killWhenDone(context, running.child);
     const questions = ['first question', 'what is 6*7?', 'third question'];
     for (const question of questions) {
       // Watching from before the line is written: this turn's usage line is the first one it can see.
       const answered = waitForOutput(running.child.stdout, (seen) => finishedTurns(seen) === 1);
       running.child.stdin.write(`${question}\n`);
-      await answered;
+      await withDeadline(answered, EVENT_DEADLINE_MS, `the answer to "${question}"`);
     }
     const partial = waitForOutput(running.child.stdout, (seen) => seen.includes('Partial ans'));
     running.child.stdin.write('fourth question\n');
-    await Promise.all([fourthRequest, partial]);
+    await withDeadline(Promise.all([fourthRequest.fired, partial]), EVENT_DEADLINE_MS, 'the fourth question to reach the server and its answer to start');
     running.child.kill('SIGKILL');
-    const killed = await running.exited;
+    const killed = await withDeadline(running.exited, EVENT_DEADLINE_MS, 'the killed CLI to close');
     assert.equal(killed.signal, 'SIGKILL', 'killed, not exited on its own');
     assert.match(killed.stdout, /It is 42\./);
 
@@ -314,7 +322,7 @@ describe('memory: sessions survive a crash', () => {
 });
 
 describe('memory: killed at an approval prompt', () => {
-  test('the unanswered write_file call is marked interrupted on --continue, with a warning', async () => {
+  test('the unanswered write_file call is marked interrupted on --continue, with a warning', CLI_TEST_TIMEOUT, async (context) => {
     const server = await serve({
       respond: (request) =>
         lastUser(request) === 'write hello.txt'
@@ -326,14 +334,18 @@ describe('memory: killed at an approval prompt', () => {
     const env = dashscope(server, { SYLVAN_MODEL: 'qwen-plus' });
     // A terminal: a piped REPL never asks (issue 9), it denies.
     const running = startCliInTerminal({ cwd, env });
-    const cliPid = await running.cliPid;
+    killWhenDone(context, running.child);
+    const prompt = waitForOutput(running.child.stdout, (seen) => seen.includes('› '));
+    const cliPid = await withDeadline(running.cliPid, EVENT_DEADLINE_MS, 'the CLI starting in the terminal');
+    // Keys typed before the editor takes the terminal arrive through the cooked mode, Enter as a newline.
+    await withDeadline(prompt, EVENT_DEADLINE_MS, 'the first prompt');
     // The preview (the content on a "│" line of its own, unlike the ⏺ call line) is printed after the step
     // entered the history, right before the question is read from the terminal.
-    const asking = waitForOutput(running.child.stdout, (seen) => /│ hello from the memory test\r?$/m.test(seen));
+    const asking = waitForOutput(running.child.stdout, (seen) => /│ hello from the memory test[\s\S]*\[y\]es \/ \[n\]o/.test(seen));
     running.child.stdin.write('write hello.txt\r');
-    await asking;
+    await withDeadline(asking, EVENT_DEADLINE_MS, 'the approval question for hello.txt');
     process.kill(cliPid, 'SIGKILL');
-    await running.exited;
+    await withDeadline(running.exited, EVENT_DEADLINE_MS, 'the terminal of the killed CLI to close');
 
     const result = await runCli({ cwd, env, args: ['--continue'], stdin: 'did it work?\n' });
     assert.equal(result.code, 0, result.stderr);
@@ -353,7 +365,7 @@ describe('memory: killed at an approval prompt', () => {
 // ---- 3. /compact ------------------------------------------------------------------------------------
 
 describe('memory: /compact', () => {
-  test('with the mock model, the summary still answers "what did I ask before?", also after --continue', async () => {
+  test('with the mock model, the summary still answers "what did I ask before?", also after --continue', CLI_TEST_TIMEOUT, async () => {
     const cwd = tempWorkspace('sylvan-memory-');
     const first = await runCli({ cwd, stdin: ['北京今天天气怎么样？', '(2+3)*4 等于多少？', '/compact', '我之前问了什么？'].join('\n') });
     assert.equal(first.code, 0, first.stderr);
@@ -372,7 +384,7 @@ describe('memory: /compact', () => {
     assert.match(again, /\(2\+3\)\*4/);
   });
 
-  test('against DashScope: the request after /compact is the summary pair and the new question', async () => {
+  test('against DashScope: the request after /compact is the summary pair and the new question', CLI_TEST_TIMEOUT, async () => {
     const summary = 'The user asked about the weather in Beijing (sunny, 25°C) and (2+3)*4, which is 20.';
     const server = await serve({
       respond: (request) => {
@@ -424,7 +436,7 @@ describe('memory: /compact', () => {
 // ---- 4. session files -------------------------------------------------------------------------------
 
 describe('memory: session files', () => {
-  test('--resume with an unknown id exits 2 with one line', async () => {
+  test('--resume with an unknown id exits 2 with one line', CLI_TEST_TIMEOUT, async () => {
     const result = await runCli({ args: ['--resume', '2020-01-01T00-00-00-000Z-dead'], stdin: 'hello\n' });
     assert.equal(result.code, 2, result.stdout + result.stderr);
     const lines = result.stderr.split('\n').filter((line) => line.trim() !== '');
@@ -433,7 +445,7 @@ describe('memory: session files', () => {
     assert.doesNotMatch(result.stdout, /›/, 'no prompt: nothing was asked');
   });
 
-  test('a damaged middle line and a half-written last line: --continue loads the rest, warns, and stays valid', async () => {
+  test('a damaged middle line and a half-written last line: --continue loads the rest, warns, and stays valid', CLI_TEST_TIMEOUT, async () => {
     const server = await serve({
       respond: (request) => {
         const question = lastUser(request);
@@ -506,7 +518,7 @@ describe('memory: /usage', () => {
   // qwen-plus list prices per million: 0.4 in, 0.16 cached in, 1.2 out.
   const expectedCost = ((120_000 - 20_000) * 0.4 + 20_000 * 0.16 + 15_000 * 1.2) / 1_000_000;
 
-  test('sums the usage the server reported, with a cost estimate at qwen-plus prices; --continue keeps the totals', async () => {
+  test('sums the usage the server reported, with a cost estimate at qwen-plus prices; --continue keeps the totals', CLI_TEST_TIMEOUT, async () => {
     const server = await serve({ respond, summarize: () => 'unused' });
     const cwd = tempWorkspace('sylvan-memory-');
     const env = dashscope(server, { SYLVAN_MODEL: 'qwen-plus' });
@@ -523,6 +535,7 @@ describe('memory: /usage', () => {
 
   test(
     'counts the tokens a /compact spent',
+    CLI_TEST_TIMEOUT,
     async () => {
       const server = await serve({ respond, summarize: () => 'The user said hello.', summaryUsage: { promptTokens: 7_000, completionTokens: 300 } });
       const result = await runCli({ env: dashscope(server, { SYLVAN_MODEL: 'qwen-plus' }), stdin: 'hello\n/compact\n/usage\n' });

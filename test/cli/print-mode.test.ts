@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
 import { assertEveryRequestValid, conversationOf, requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { filesContaining } from '../helpers/files-containing.ts';
@@ -80,7 +81,7 @@ const help = startedRun({ args: ['--help'] });
 const version = startedRun({ args: ['--version'] });
 
 describe('sylvan -p: one tool round trip against DashScope', () => {
-  test('the first request starts with the system prompt, then the question, and offers every tool', async () => {
+  test('the first request starts with the system prompt, then the question, and offers every tool', CLI_TEST_TIMEOUT, async () => {
     const { server } = await roundTrip;
     const first = requestAt(server, 0);
     assert.equal(first.body?.messages?.[0]?.role, 'system');
@@ -90,7 +91,7 @@ describe('sylvan -p: one tool round trip against DashScope', () => {
     assert.equal(first.headers.authorization, `Bearer ${KEY}`);
   });
 
-  test('the second request replays the call and answers it with a tool message holding 20', async () => {
+  test('the second request replays the call and answers it with a tool message holding 20', CLI_TEST_TIMEOUT, async () => {
     const { server } = await roundTrip;
     assert.equal(server.requests.length, 2);
     const second = requestAt(server, 1);
@@ -104,7 +105,7 @@ describe('sylvan -p: one tool round trip against DashScope', () => {
     assertEveryRequestValid(server);
   });
 
-  test('stdout is the answer alone, stderr shows the call and its result, exit 0, the key is never shown nor saved', async () => {
+  test('stdout is the answer alone, stderr shows the call and its result, exit 0, the key is never shown nor saved', CLI_TEST_TIMEOUT, async () => {
     const { result, cwd } = await roundTrip;
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, '(2+3)*4 的结果是 20。\n');
@@ -117,7 +118,7 @@ describe('sylvan -p: one tool round trip against DashScope', () => {
 });
 
 describe('sylvan -p: several tool calls in one step', () => {
-  test('two calls in one step are both run and both answered in the next request', async () => {
+  test('two calls in one step are both run and both answered in the next request', CLI_TEST_TIMEOUT, async () => {
     const { server, result } = await twoCalls;
     assert.equal(result.code, 0, result.stderr);
     assertEveryRequestValid(server);
@@ -133,6 +134,7 @@ describe('sylvan -p: several tool calls in one step', () => {
 
   test(
     'text streamed before the tool calls does not run into the answer on stdout',
+    CLI_TEST_TIMEOUT,
     async () => {
       const { result } = await twoCalls;
       assert.ok(result.stdout.split('\n').includes(TWO_CALLS_ANSWER), JSON.stringify(result.stdout));
@@ -141,7 +143,7 @@ describe('sylvan -p: several tool calls in one step', () => {
 });
 
 describe('sylvan -p: broken tool calls go back to the model as errors', () => {
-  test('a schema violation, malformed JSON and an unknown tool each get an error result; the turn completes', async () => {
+  test('a schema violation, malformed JSON and an unknown tool each get an error result; the turn completes', CLI_TEST_TIMEOUT, async () => {
     const { server, result } = await badCalls;
     assert.equal(result.code, 0, result.stderr);
     assertEveryRequestValid(server);
@@ -157,13 +159,13 @@ describe('sylvan -p: broken tool calls go back to the model as errors', () => {
 });
 
 describe('sylvan -p --json with the question on stdin', () => {
-  test('the whole of stdin is the question', async () => {
+  test('the whole of stdin is the question', CLI_TEST_TIMEOUT, async () => {
     const { server } = await jsonFromStdin;
     assertEveryRequestValid(server);
     assert.deepEqual(conversationOf(requestAt(server, 0)), [{ role: 'user', content: STDIN_PROMPT }]);
   });
 
-  test('stdout is one JSON event per line, the call and its result included, ending with turn-end', async () => {
+  test('stdout is one JSON event per line, the call and its result included, ending with turn-end', CLI_TEST_TIMEOUT, async () => {
     const { result } = await jsonFromStdin;
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stderr, '');
@@ -180,7 +182,7 @@ describe('sylvan -p --json with the question on stdin', () => {
 });
 
 describe('sylvan -p: failures and usage', () => {
-  test('a rejected key is one line naming the variable, exit 1, and the key is never echoed (even with SYLVAN_DEBUG=1)', async () => {
+  test('a rejected key is one line naming the variable, exit 1, and the key is never echoed (even with SYLVAN_DEBUG=1)', CLI_TEST_TIMEOUT, async () => {
     const { server, key, result } = await wrongKey;
     assert.equal(result.code, 1, result.stderr);
     assert.equal(server.requests[0]?.headers.authorization, `Bearer ${key}`);
@@ -189,7 +191,7 @@ describe('sylvan -p: failures and usage', () => {
     assertKeyNeverShown(result, key);
   });
 
-  test('with no key the offline mock model answers (2+3)*4 with 20', async () => {
+  test('with no key the offline mock model answers (2+3)*4 with 20', CLI_TEST_TIMEOUT, async () => {
     const result = await offline;
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /\b20\b/);
@@ -197,7 +199,7 @@ describe('sylvan -p: failures and usage', () => {
   });
 
   for (const usage of badUsage) {
-    test(`bad usage (${usage.name}) exits 2 with one line on stderr`, async () => {
+    test(`bad usage (${usage.name}) exits 2 with one line on stderr`, CLI_TEST_TIMEOUT, async () => {
       const result = await usage.run;
       assert.equal(result.code, 2, result.stderr);
       assert.equal(result.stdout, '');
@@ -208,7 +210,7 @@ describe('sylvan -p: failures and usage', () => {
     });
   }
 
-  test('--help prints the usage and exits 0', async () => {
+  test('--help prints the usage and exits 0', CLI_TEST_TIMEOUT, async () => {
     const result = await help;
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^Usage: sylvan/);
@@ -216,7 +218,7 @@ describe('sylvan -p: failures and usage', () => {
     assert.equal(result.stderr, '');
   });
 
-  test('--version prints the package version and exits 0', async () => {
+  test('--version prints the package version and exits 0', CLI_TEST_TIMEOUT, async () => {
     const result = await version;
     const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     assert.equal(result.code, 0, result.stderr);

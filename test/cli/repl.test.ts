@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
 import { assertEveryRequestValid, conversationOf, requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { text, toolCalls, type Responder } from '../helpers/dashscope-server.ts';
 import { cliAgainstServer, startedRun, type ServerRun } from '../helpers/cli-against-server.ts';
@@ -56,7 +57,7 @@ const approvals = replAgainstServer(writeOnRequest, { stdin: ['write a.txt', 'y'
 const approvalsWithYes = replAgainstServer(writeOnRequest, { args: ['--yes'], stdin: 'write c.txt\n' });
 
 describe('REPL with the offline mock model (no key)', () => {
-  test('the weather and arithmetic questions show their tool calls and answers built on the results', async () => {
+  test('the weather and arithmetic questions show their tool calls and answers built on the results', CLI_TEST_TIMEOUT, async () => {
     const result = await doneWhen;
     assert.equal(result.code, 0, result.stderr);
 
@@ -73,14 +74,14 @@ describe('REPL with the offline mock model (no key)', () => {
     assert.match(arithmetic.filter((line) => !isActivity(line)).join('\n'), /\b20\b/);
   });
 
-  test('exit leaves at once: the question after it is never asked', async () => {
+  test('exit leaves at once: the question after it is never asked', CLI_TEST_TIMEOUT, async () => {
     const result = await doneWhen;
     assert.equal(result.code, 0);
     assert.ok(result.stdout.trimEnd().endsWith(`${PROMPT}exit`), result.stdout);
     assert.ok(!result.stdout.includes('1+1'), result.stdout);
   });
 
-  test('empty lines just prompt again, and the end of input exits 0 without exit', async () => {
+  test('empty lines just prompt again, and the end of input exits 0 without exit', CLI_TEST_TIMEOUT, async () => {
     const result = await emptyLinesThenEof;
     assert.equal(result.code, 0, result.stderr);
     const all = lines(result.stdout);
@@ -94,7 +95,7 @@ describe('REPL with the offline mock model (no key)', () => {
 });
 
 describe('REPL against DashScope', () => {
-  test('the second turn sends the first turn whole: question, tool call, tool result and answer', async () => {
+  test('the second turn sends the first turn whole: question, tool call, tool result and answer', CLI_TEST_TIMEOUT, async () => {
     const { server, result } = await conversation;
     assert.equal(result.code, 0, result.stderr);
     assertEveryRequestValid(server);

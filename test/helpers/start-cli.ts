@@ -1,8 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { killAtEnd, occupySlotNow, processSlot, tempFolder, testFileEnding } from './children.ts';
 
 /** The CLI's entry from source, as bin/sylvan.js runs the built one. */
 export const cliEntry = fileURLToPath(new URL('./cli-entry.ts', import.meta.url));
@@ -10,10 +9,13 @@ const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 /** A bare `--import tsx` is resolved from the child's cwd, a temp dir without node_modules: name the loader by its URL. */
 export const tsxLoader = import.meta.resolve('tsx');
 
-/** A temp dir to start Sylvan in, with its own SYLVAN_HOME. */
+/** A temp dir to start Sylvan in, with its own SYLVAN_HOME; deleted when the test file ends. */
 export function tempWorkspace(prefix = 'sylvan-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return tempFolder(prefix);
 }
+
+/** The default safety net: far above what any single CLI run needs on a loaded 2-core machine. */
+export const DEFAULT_KILL_AFTER_MS = 60_000;
 
 export interface StartCliOptions {
   args?: string[];
@@ -23,7 +25,7 @@ export interface StartCliOptions {
   env?: Record<string, string>;
   /** Defaults to a fresh temp dir. */
   cwd?: string;
-  /** SIGKILL after this long: a safety net, not a timing assertion. Default 30 s. */
+  /** SIGKILL after this long: a safety net, not a timing assertion. Default 60 s. */
   killAfterMs?: number;
 }
 
@@ -46,9 +48,25 @@ export interface RunningCli {
 
 /**
  * Starts the CLI from source as a process (clean environment, a temp cwd with its own
- * SYLVAN_HOME, no colour) and hands back the child, for tests that act while it runs.
+ * SYLVAN_HOME, no colour) and hands back the child, for tests that act while it runs. It starts at
+ * once (taking one of the file's process slots even when all are busy) and is killed when the test
+ * file ends if it is still running; a test should kill it itself when it ends (`killWhenDone`).
  */
 export function startCli(options: StartCliOptions = {}): RunningCli {
+  return launch(options, occupySlotNow());
+}
+
+/** Runs the CLI to the end: stdin (default empty) is written and closed. Waits for a process slot first. */
+export async function runCliTimed(options: StartCliOptions = {}): Promise<ExitedCli> {
+  const release = await processSlot();
+  return launch({ ...options, stdin: options.stdin ?? '' }, release).exited;
+}
+
+function launch(options: StartCliOptions, release: () => void): RunningCli {
+  if (testFileEnding()) {
+    release();
+    throw new Error('The test file ended before this CLI run could start: no test awaited it.');
+  }
   const cwd = options.cwd ?? tempWorkspace();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -61,11 +79,12 @@ export function startCli(options: StartCliOptions = {}): RunningCli {
     TSX_TSCONFIG_PATH: join(projectRoot, 'tsconfig.json'),
   };
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', tsxLoader, cliEntry, ...(options.args ?? [])], {
+  const child = killAtEnd(spawn(process.execPath, ['--import', tsxLoader, cliEntry, ...(options.args ?? [])], {
     cwd,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  }));
+  child.once('close', release);
   let stdout = '';
   let stderr = '';
   let killedBySafetyNet = false;
@@ -74,19 +93,20 @@ export function startCli(options: StartCliOptions = {}): RunningCli {
   const killer = setTimeout(() => {
     killedBySafetyNet = true;
     child.kill('SIGKILL');
-  }, options.killAfterMs ?? 30_000);
+  }, options.killAfterMs ?? DEFAULT_KILL_AFTER_MS);
   const exited = new Promise<ExitedCli>((resolve, reject) => {
-    child.on('error', reject);
+    child.on('error', (error) => {
+      clearTimeout(killer);
+      release();
+      reject(error);
+    });
     child.on('close', (code, signal) => {
       clearTimeout(killer);
       resolve({ code, signal, stdout, stderr, killedBySafetyNet, elapsedMs: performance.now() - started });
     });
   });
+  // A child that exits before reading its input must not fail the test with EPIPE.
+  child.stdin.on('error', () => {});
   if (options.stdin !== undefined) child.stdin.end(options.stdin);
   return { child, exited };
-}
-
-/** Runs the CLI to the end: stdin (default empty) is written and closed. */
-export function runCliTimed(options: StartCliOptions = {}): Promise<ExitedCli> {
-  return startCli({ ...options, stdin: options.stdin ?? '' }).exited;
 }

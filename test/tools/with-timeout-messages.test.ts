@@ -25,7 +25,8 @@ test('a tool that runs too long is cut off, the model reads why, and the turn go
     conversation: new Conversation(),
     userMessage: 'go',
     limits: { maxSteps: 5, tokenBudget: 1e9, maxIdenticalCalls: 3 },
-    stepTimeoutMs: 10_000,
+    // The step's own limit far above anything a loaded machine needs, so only the tool's can fire.
+    stepTimeoutMs: 120_000,
     toolTimeoutMs: 50,
     maxRetries: 0,
     abortSignal: new AbortController().signal,

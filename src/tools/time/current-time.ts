@@ -28,8 +28,13 @@ const ALIASES: ReadonlyMap<string, string> = new Map([
   ...aliases('UTC', ['utc', 'gmt', 'z', 'zulu']),
 ]);
 
-/** "UTC+8", "GMT-05:30", "+0800": fixed offsets, which Intl accepts as "+08:00". */
+/** "UTC+8", "GMT-05:30", "+0800": fixed offsets, computed here (Node 20's Intl knows no offset zones). */
 const OFFSET = /^(?:utc|gmt)?([+-])(\d{1,2})(?::?(\d{2}))?$/i;
+/** The widest offset any place uses is UTC+14 (Kiribati); anything past it is a typo. */
+const MAX_OFFSET_MINUTES = 14 * 60;
+
+/** An IANA zone, or a fixed offset east of UTC. */
+type Zone = { name: string } | { offsetMinutes: number };
 
 /**
  * The `current_time` tool: { timezone? } → e.g. "2026-11-30 15:04:05 (Monday), Asia/Shanghai (UTC+08:00)".
@@ -58,25 +63,33 @@ Without a timezone it uses the user's local time zone (${defaultTimeZone}). Time
 }
 
 /** The canonical zone for an IANA name, alias or offset; throws a model-readable Error otherwise. */
-function resolveTimeZone(requested: string): string {
+function resolveTimeZone(requested: string): Zone {
+  const unknown = () =>
+    new Error(`Unknown time zone "${requested}"; use an IANA time zone name such as "Asia/Shanghai", "Europe/London" or "America/New_York", or "UTC".`);
   const key = requested.toLowerCase().replace(/\s+/g, '').replace(/(?:time|时间)$/u, '');
-  const offset = OFFSET.exec(key);
-  const candidate =
-    ALIASES.get(key) ??
-    (offset ? `${offset[1]}${(offset[2] ?? '').padStart(2, '0')}:${offset[3] ?? '00'}` : requested);
+  const alias = ALIASES.get(key);
+  const offset = alias === undefined ? OFFSET.exec(key) : null;
+  if (offset) {
+    const [hours, minutes] = [Number(offset[2]), Number(offset[3] ?? 0)];
+    const offsetMinutes = (offset[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
+    if (minutes > 59 || Math.abs(offsetMinutes) > MAX_OFFSET_MINUTES) throw unknown();
+    return { offsetMinutes };
+  }
+  const candidate = alias ?? requested;
   try {
     const resolved = new Intl.DateTimeFormat('en-US', { timeZone: candidate }).resolvedOptions().timeZone;
     // ICU reports some zones by their old names (Asia/Kolkata as Asia/Calcutta); keep the caller's
     // spelling then, and take ICU's only to fix the letter case ("asia/shanghai").
-    return resolved.toLowerCase() === candidate.toLowerCase() ? resolved : candidate;
+    return { name: resolved.toLowerCase() === candidate.toLowerCase() ? resolved : candidate };
   } catch {
-    throw new Error(
-      `Unknown time zone "${requested}"; use an IANA time zone name such as "Asia/Shanghai", "Europe/London" or "America/New_York", or "UTC".`,
-    );
+    throw unknown();
   }
 }
 
-function describeInstant(instant: Date, timeZone: string): string {
+function describeInstant(instant: Date, zone: Zone): string {
+  // A fixed offset is UTC's wall clock moved by that offset.
+  const shown = 'offsetMinutes' in zone ? new Date(instant.getTime() + zone.offsetMinutes * 60_000) : instant;
+  const timeZone = 'name' in zone ? zone.name : 'UTC';
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,
     year: 'numeric',
@@ -87,14 +100,14 @@ function describeInstant(instant: Date, timeZone: string): string {
     second: '2-digit',
     hourCycle: 'h23',
     weekday: 'long',
-  }).formatToParts(instant);
+  }).formatToParts(shown);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((entry) => entry.type === type)?.value ?? '';
   const [year, month, day, hour, minute, second] = (['year', 'month', 'day', 'hour', 'minute', 'second'] as const).map(part);
-  // The zone's offset is how far its wall clock is ahead of UTC at this instant.
+  // A named zone's offset is how far its wall clock is ahead of UTC at this instant.
   const wallClockAsUtc = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second));
-  const offsetMinutes = Math.round((wallClockAsUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
-  const offset = formatOffset(offsetMinutes);
-  const zoneLabel = /^[+-]/.test(timeZone) ? offset : `${timeZone} (${offset})`;
+  const zoneLabel = 'offsetMinutes' in zone
+    ? formatOffset(zone.offsetMinutes)
+    : `${timeZone} (${formatOffset(Math.round((wallClockAsUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000))})`;
   return `${year}-${month}-${day} ${hour}:${minute}:${second} (${part('weekday')}), ${zoneLabel}`;
 }
 

@@ -25,6 +25,15 @@ describe('evaluateExpression', () => {
     assert.equal(evaluateExpression('+5'), '5');
   });
 
+  test('a product or quotient on the left binds before the sum that follows it', () => {
+    assert.equal(evaluateExpression('2*3+4'), '10');
+    assert.equal(evaluateExpression('2*3-4'), '2');
+    assert.equal(evaluateExpression('8/2+2'), '6');
+    assert.equal(evaluateExpression('2*3+4*5'), '26');
+    assert.equal(evaluateExpression('7 mod 4 + 1'), '4');
+    assert.equal(evaluateExpression('-2*3+10'), '4');
+  });
+
   test('computes decimals exactly, without float noise', () => {
     assert.equal(evaluateExpression('0.1+0.2'), '0.3');
     assert.equal(evaluateExpression('1 - 0.9'), '0.1');

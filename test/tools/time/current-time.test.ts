@@ -53,6 +53,14 @@ describe('current_time', () => {
     assert.equal(await currentTime('GMT-5:30'), '2026-11-30 01:34:05 (Monday), UTC-05:30');
   });
 
+  test('computes fixed offsets itself, so they work where Intl knows no offset zones (Node 20)', async () => {
+    assert.equal(await currentTime('+0800'), '2026-11-30 15:04:05 (Monday), UTC+08:00');
+    assert.equal(await currentTime('utc+14'), '2026-11-30 21:04:05 (Monday), UTC+14:00');
+    assert.equal(await currentTime('GMT-12'), '2026-11-29 19:04:05 (Sunday), UTC-12:00');
+    assert.equal(await currentTime('UTC+05:45 time'), '2026-11-30 12:49:05 (Monday), UTC+05:45');
+    assert.equal(await currentTime('UTC-0'), '2026-11-30 07:04:05 (Monday), UTC+00:00');
+  });
+
   test('reads the clock on every call', async () => {
     let instant = FIXED_INSTANT.getTime();
     const ticking = createCurrentTimeTool({ now: () => new Date((instant += 60_000)), defaultTimeZone: 'UTC' });
@@ -61,7 +69,7 @@ describe('current_time', () => {
   });
 
   test('tells the model to use an IANA name when the zone is unknown', async () => {
-    for (const zone of ['Mars/Olympus', 'UTC+25', 'Atlantis']) {
+    for (const zone of ['Mars/Olympus', 'UTC+25', 'UTC+15', 'GMT+5:60', 'Atlantis']) {
       await assert.rejects(async () => currentTime(zone), {
         message: `Unknown time zone "${zone}"; use an IANA time zone name such as "Asia/Shanghai", "Europe/London" or "America/New_York", or "UTC".`,
       });

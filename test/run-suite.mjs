@@ -1,0 +1,76 @@
+// `npm test`: every test/**/*.test.ts through Node's test runner, on Node 20 as on 22.
+// Node 20's `--test` does not expand globs and no shell expands `**` the same way everywhere, so
+// the files are listed here and handed to `node --test`, whose own reporter prints the summary.
+//
+//   npm test                               the whole suite
+//   npm test -- test/cli                   the test files under a folder (or named files)
+//   npm test -- --test-name-pattern=401    any other argument goes to node --test
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const testRoot = join(projectRoot, 'test');
+
+/**
+ * The bound on one test file's run (node applies --test-timeout to each file's process): a file
+ * that hangs fails with "test timed out" instead of holding CI. The slowest file (the memory tests)
+ * takes half a minute on an idle 2-core machine and nearly three on one loaded eight times over;
+ * each test also has its own, shorter limit. SYLVAN_TEST_FILE_TIMEOUT_MS changes the bound.
+ */
+const fileTimeoutMs = Number(process.env.SYLVAN_TEST_FILE_TIMEOUT_MS ?? 480_000);
+
+/** The *.test.ts files under `folder` (recursively), sorted, as paths relative to the project. */
+function testFilesUnder(folder) {
+  return readdirSync(folder, { recursive: true, withFileTypes: false })
+    .map((entry) => String(entry))
+    .filter((entry) => entry.endsWith('.test.ts') && !entry.split(sep).includes('node_modules'))
+    .map((entry) => relative(projectRoot, join(folder, entry)))
+    .sort();
+}
+
+const isPath = (argument) => !argument.startsWith('-') && (argument.endsWith('.ts') || isFolder(argument));
+function isFolder(path) {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+const chosen = process.argv.slice(2).filter(isPath);
+const nodeOptions = process.argv.slice(2).filter((argument) => !isPath(argument));
+const files = chosen.length === 0
+  ? testFilesUnder(testRoot)
+  : chosen.flatMap((path) => (isFolder(path) ? testFilesUnder(path) : [relative(projectRoot, resolve(path))]));
+if (files.length === 0) {
+  console.error(`No *.test.ts file found under ${chosen.join(', ') || relative(process.cwd(), testRoot)}.`);
+  process.exit(1);
+}
+
+const child = spawn(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${new URL('./helpers/file-times-reporter.mjs', import.meta.url).href}`,
+    '--test-reporter-destination=stdout',
+    '--test-concurrency=2',
+    `--test-timeout=${fileTimeoutMs}`,
+    ...nodeOptions,
+    ...files,
+  ],
+  { cwd: projectRoot, stdio: 'inherit' },
+);
+// Ctrl-C reaches the test runner through the terminal's process group; a SIGTERM from CI is passed on.
+process.on('SIGTERM', () => child.kill('SIGTERM'));
+process.on('SIGINT', () => {});
+child.on('error', (error) => {
+  console.error(`Could not start ${process.execPath}: ${error.message}`);
+  process.exit(1);
+});
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

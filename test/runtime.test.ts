@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { AgentEvent } from '../src/agent/events.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { createRuntime, type Runtime } from '../src/runtime.ts';
+import { nonInteractiveApproval } from '../src/ui/approval-prompt.ts';
+import { tempFolder } from './helpers/children.ts';
+import { text, type DashScopeServer, type RecordedRequest, type ScriptedUsage } from './helpers/dashscope-server.ts';
+import { withDeadline } from './helpers/deadline.ts';
+import { closeAtEnd } from './helpers/served.ts';
+import { isCompactionRequest, startSummarizingServer } from './helpers/summarizing-server.ts';
+
+// The runtime in-process against a loopback DashScope: how the history it sends is sized from the
+// provider's reported usage, and when it summarises the history by itself.
+
+const WINDOW_TOKENS = 8000;
+const TEST_TIMEOUT = { timeout: 60_000 };
+const CHINESE = '春眠不觉晓处处闻啼鸟夜来风雨声花落知多少床前明月光疑是地上霜举头望明月低头思故乡';
+/** `length` Chinese characters: about one estimated token each. */
+const chinese = (length: number): string => Array.from({ length }, (_, index) => CHINESE[index % CHINESE.length]).join('');
+
+interface Started {
+  runtime: Runtime;
+  server: DashScopeServer;
+  /** The room for history, as the runtime accounts it: the window less instructions, tools and the answer. */
+  historyRoom: number;
+}
+
+/** A runtime for qwen-plus with an 8k window against a loopback server whose answers report `usage`. */
+async function startRuntime(usage: ScriptedUsage): Promise<Started> {
+  const server = closeAtEnd(
+    await startSummarizingServer({
+      respond: () => text('好的。', { usage }),
+      summarize: () => '用户先发了两段很长的古诗。',
+      summaryUsage: usage,
+    }),
+  );
+  const cwd = tempFolder('sylvan-runtime-');
+  const config = loadConfig(
+    [],
+    {
+      DASHSCOPE_API_KEY: 'test-key',
+      DASHSCOPE_BASE_URL: server.baseURL,
+      SYLVAN_MODEL: 'qwen-plus',
+      SYLVAN_CONTEXT_TOKENS: String(WINDOW_TOKENS),
+      SYLVAN_MAX_RETRIES: '0',
+      SYLVAN_HOME: join(cwd, '.sylvan-home'),
+    },
+    cwd,
+  ) as Config;
+  const runtime = createRuntime(config);
+  // With an empty history, the share of the window in use is what is reserved.
+  const reserved = Math.round(runtime.contextShare() * WINDOW_TOKENS);
+  return { runtime, server, historyRoom: WINDOW_TOKENS - reserved };
+}
+
+/** Runs one turn to its end and returns what it showed the user. */
+async function turn(runtime: Runtime, line: string): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
+  const collect = async () => {
+    for await (const event of runtime.runTurn(line, new AbortController().signal, nonInteractiveApproval(false))) events.push(event);
+  };
+  await withDeadline(collect(), 30_000, `the turn "${line.slice(0, 20)}…" to end`);
+  const end = events.find((event) => event.type === 'turn-end');
+  assert.equal(end?.type === 'turn-end' && end.stopReason, 'completed', JSON.stringify(end));
+  return events;
+}
+
+const userTexts = (request: RecordedRequest | undefined): string[] =>
+  (request?.body?.messages ?? []).filter((message) => message.role === 'user').map((message) => String(message.content));
+const notices = (events: AgentEvent[]): string[] => events.flatMap((event) => (event.type === 'notice' ? [event.message] : []));
+
+/** Usage a provider reports when it counts far more tokens than the estimate (the fitter's ratio caps at 2). */
+const countsDouble: ScriptedUsage = { promptTokens: 50_000, completionTokens: 5 };
+/** Usage below every estimate: the fitter never scales its estimate down. */
+const countsLittle: ScriptedUsage = { promptTokens: 1, completionTokens: 1 };
+
+describe('runtime: the history is sized by what the provider reports', () => {
+  test('when the provider counts more than estimated, the next request leaves the older turn out', TEST_TIMEOUT, async () => {
+    const { runtime, server, historyRoom } = await startRuntime(countsDouble);
+    // Two turns of ~35% of the room each: both fit by the estimate, not at twice the estimate.
+    const first = `第一段：${chinese(Math.round(historyRoom * 0.35))}`;
+    const second = `第二段：${chinese(Math.round(historyRoom * 0.35))}`;
+    await turn(runtime, first);
+    const events = await turn(runtime, second);
+    runtime.close();
+
+    assert.deepEqual(userTexts(server.requests[1]), [second], 'the second request carries only the second turn');
+    assert.ok(
+      notices(events).some((notice) => /1 older turn left out to fit the 8k context window/.test(notice)),
+      `the user is told a turn was left out: ${JSON.stringify(notices(events))}`,
+    );
+  });
+
+  test('when it counts less, the estimate stands and both turns are sent', TEST_TIMEOUT, async () => {
+    const { runtime, server, historyRoom } = await startRuntime(countsLittle);
+    const first = `第一段：${chinese(Math.round(historyRoom * 0.35))}`;
+    const second = `第二段：${chinese(Math.round(historyRoom * 0.35))}`;
+    await turn(runtime, first);
+    const events = await turn(runtime, second);
+    runtime.close();
+
+    assert.deepEqual(userTexts(server.requests[1]), [first, second]);
+    assert.deepEqual(notices(events), []);
+  });
+});
+
+describe('runtime: automatic compaction past 80% of the room for history', () => {
+  /** Two turns filling `share` of the room for history, then a third; returns the third's events and the server. */
+  async function fillThenAsk(share: number) {
+    const { runtime, server, historyRoom } = await startRuntime(countsLittle);
+    await turn(runtime, `第一段：${chinese(Math.round(historyRoom * share * 0.5))}`);
+    await turn(runtime, `第二段：${chinese(Math.round(historyRoom * share * 0.5))}`);
+    const filled = runtime.historyTokens() / historyRoom;
+    const requestsBefore = server.requests.length;
+    const events = await turn(runtime, '还记得吗？');
+    runtime.close();
+    return { events, filled, compactions: server.requests.slice(requestsBefore).filter(isCompactionRequest).length };
+  }
+
+  test('at ~90% the history is summarised before the next turn, and the user is told', TEST_TIMEOUT, async () => {
+    const { events, filled, compactions } = await fillThenAsk(0.9);
+    assert.ok(filled > 0.82 && filled < 0.98, `the two turns fill ${filled.toFixed(2)} of the room, meant to be about 0.9`);
+    assert.equal(compactions, 1);
+    assert.deepEqual(notices(events).slice(0, 2), ['(the conversation is near the context limit: summarising older turns…)', '(older turns summarised)']);
+  });
+
+  test('at ~70% it is left as it is', TEST_TIMEOUT, async () => {
+    const { events, filled, compactions } = await fillThenAsk(0.7);
+    assert.ok(filled > 0.62 && filled < 0.78, `the two turns fill ${filled.toFixed(2)} of the room, meant to be about 0.7`);
+    assert.equal(compactions, 0);
+    assert.deepEqual(notices(events), []);
+  });
+});
