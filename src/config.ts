@@ -3,7 +3,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
-import { contextWindowFor } from './providers/model-info.ts';
+import { contextWindowFor } from './providers/model-catalogue.ts';
+import { parseThinkingOptions, type ThinkingSetting } from './providers/thinking.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
 
@@ -44,6 +45,8 @@ export interface Config {
   json: boolean;
   resume?: ResumeRequest;
   cwd: string;
+  /** --think / --no-think / --thinking-budget, SYLVAN_THINKING (see providers/thinking.ts). */
+  thinking?: ThinkingSetting;
 }
 
 /** Bad usage: one line for the user, exit code 2. */
@@ -63,6 +66,8 @@ Options:
       --token-budget N    tokens per turn, default 500000       (SYLVAN_TOKEN_BUDGET)
       --timeout SECONDS   limit for each model step, default 120 (SYLVAN_TIMEOUT)
   -y, --yes               approve file writes without asking    (SYLVAN_YES=1)
+      --think, --no-think thinking on or off for hybrid Qwen3 models (SYLVAN_THINKING=on|off|auto)
+      --thinking-budget N most tokens to think before answering (SYLVAN_THINKING_BUDGET)
   -c, --continue          resume the latest session of this folder
   -r, --resume [ID]       pick a recent session, or open one by id
   -h, --help              this help
@@ -161,6 +166,9 @@ export function loadConfig(
         'token-budget': { type: 'string' },
         timeout: { type: 'string' },
         yes: { type: 'boolean', short: 'y' },
+        think: { type: 'boolean' },
+        'no-think': { type: 'boolean' },
+        'thinking-budget': { type: 'string' },
         continue: { type: 'boolean', short: 'c' },
         resume: { type: 'string', short: 'r' },
         help: { type: 'boolean', short: 'h' },
@@ -261,5 +269,6 @@ export function loadConfig(
     json: values.json === true,
     resume,
     cwd,
+    thinking: parseThinkingOptions(values, env),
   };
 }

@@ -8,6 +8,9 @@ import { addUsage, emptyUsage, type AgentEvent, type StopReason, type TokenUsage
 import { buildInstructions } from './agent/instructions.ts';
 import { runTurn, type ApprovalPolicy, type ApprovalRequest } from './agent/run-turn.ts';
 import { createModel, providerContext } from './providers/create-model.ts';
+import { listServerModels, type ServerModels } from './providers/list-models.ts';
+import { contextWindowFor } from './providers/model-catalogue.ts';
+import type { ThinkingSetting } from './providers/thinking.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
 import { createTools } from './tools/index.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
@@ -36,8 +39,13 @@ export interface Runtime {
   compact(focus: string | undefined, signal: AbortSignal): Promise<CompactResult>;
   /** Starts a new session with the same settings. */
   clear(): void;
-  /** Switches the model for the following turns. */
+  /** Switches the model for the following turns: its context window, thinking mode and prices follow. */
   setModel(name: string): void;
+  /** The thinking setting the next request uses (`/think`). */
+  readonly thinking?: ThinkingSetting;
+  setThinking?(setting: ThinkingSetting): void;
+  /** The server's models (`GET /models`), or why they could not be listed. */
+  listModels?(signal?: AbortSignal): Promise<ServerModels>;
   /** Share of the context window the history takes now, 0..1+. */
   contextShare(): number;
   /** Estimated tokens of the history alone. */
@@ -55,7 +63,17 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   // The SDK prints its warnings (unsupported settings…) to the terminal; only the UI may write there.
   if (!config.debug) (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
   let modelName = config.model;
-  let model: LanguageModel = createModel(config);
+  let thinking: ThinkingSetting = config.thinking ?? { mode: 'auto' };
+  const modelFor = (name: string) => ({
+    answer: createModel({ ...config, model: name }, { thinking: () => thinking }),
+    compaction: createModel({ ...config, model: name }, { purpose: 'compaction' }),
+  });
+  let models: { answer: LanguageModel; compaction: LanguageModel } = modelFor(modelName);
+  // Our fetch retries by error code (providers/guarded-fetch.ts); the SDK's status-only retries stay off.
+  const sdkRetries = config.provider === 'mock' ? config.maxRetries : 0;
+  // A window set by SYLVAN_CONTEXT_TOKENS stays; the model's own window follows /model.
+  const windowFollowsModel = config.contextTokens === contextWindowFor(config.model);
+  let windowTokens = config.contextTokens;
   const tools = createTools({
     workspaceRoot: config.cwd,
     weather: config.weather,
@@ -64,7 +82,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   });
   const toolNames = Object.keys(tools);
   const instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames });
-  const fitter = new ContextFitter(config.contextTokens, instructions, tools);
+  let fitter = new ContextFitter(windowTokens, instructions, tools);
   let provider = providerContext(config);
 
   const newSession = () => createSession({ home: config.home, cwd: config.cwd, provider: config.provider, model: modelName });
@@ -74,14 +92,14 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
 
   const compact = async (focus: string | undefined, signal: AbortSignal): Promise<CompactResult> => {
     const result = await compactHistory({
-      model,
+      model: models.compaction,
       tools,
       instructions,
       messages: fitter.fit(conversation.messages).messages,
       focus,
       abortSignal: signal,
       timeoutMs: config.timeoutSeconds * 1000,
-      maxRetries: config.maxRetries,
+      maxRetries: sdkRetries,
       provider,
     });
     session.appendUsage(result.usage);
@@ -111,7 +129,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       yield { type: 'notice', message: result.ok ? '(older turns summarised)' : `(${result.message})` };
     }
     const stopReason = yield* runTurn({
-      model,
+      model: models.answer,
       tools,
       instructions,
       conversation,
@@ -119,7 +137,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3 },
       stepTimeoutMs: config.timeoutSeconds * 1000,
       toolTimeoutMs: config.toolTimeoutSeconds * 1000,
-      maxRetries: config.maxRetries,
+      maxRetries: sdkRetries,
       abortSignal: signal,
       approval,
       provider,
@@ -145,7 +163,16 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     get sessionUsage() {
       return sessionUsage;
     },
-    windowTokens: config.contextTokens,
+    get windowTokens() {
+      return windowTokens;
+    },
+    get thinking() {
+      return thinking;
+    },
+    setThinking(setting) {
+      thinking = setting;
+    },
+    listModels: (signal) => listServerModels(config, signal),
     runTurn: turn,
     compact,
     describeCall: async (request) =>
@@ -160,8 +187,12 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     },
     setModel(name) {
       modelName = name;
-      model = createModel({ ...config, model: name });
+      models = modelFor(name);
       provider = providerContext({ ...config, model: name });
+      if (windowFollowsModel) {
+        windowTokens = contextWindowFor(name);
+        fitter = new ContextFitter(windowTokens, instructions, tools);
+      }
     },
     contextShare: () => fitter.usedShare(conversation.messages),
     historyTokens: () => fitter.estimate(conversation.messages),

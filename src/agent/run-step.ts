@@ -4,6 +4,8 @@ import { debugDetail, describeModelError } from './describe-error.ts';
 import { emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from './events.ts';
 import type { RepeatedCallDetector } from './guards.ts';
 import type { ApprovalRequest, TurnOptions } from './run-turn.ts';
+import { isTruncatedCall } from '../providers/truncated-calls-middleware.ts';
+import { emptyStepMessage } from './empty-step.ts';
 
 /** What one step left behind, for the loop to decide what comes next. */
 export interface StepOutcome {
@@ -73,6 +75,8 @@ export async function* runStep(
   let streamError: unknown;
   let abortReason: unknown;
   let stepStarted = false;
+  let text = '';
+  let reasoning = '';
 
   const result = streamText({
     model: options.model,
@@ -83,6 +87,12 @@ export async function* runStep(
     abortSignal: options.abortSignal,
     timeout: { stepMs: options.stepTimeoutMs, toolMs: options.toolTimeoutMs },
     toolApproval: ({ toolCall }) => {
+      if (isTruncatedCall(toolCall)) {
+        return {
+          type: 'denied',
+          reason: `Not run: your answer hit the output limit (finish reason: length) while writing this ${toolCall.toolName} call, so its arguments may be cut off. Re-issue the call complete, with shorter arguments if you can.`,
+        };
+      }
       if (toolCall.invalid) return undefined;
       if (detector.record(toolCall.toolName, toolCall.input)) {
         return {
@@ -107,9 +117,11 @@ export async function* runStep(
           stepStarted = true;
           break;
         case 'text-delta':
+          text += part.text;
           yield { type: 'text-delta', text: part.text };
           break;
         case 'reasoning-delta':
+          reasoning += part.text;
           yield { type: 'reasoning-delta', text: part.text };
           break;
         case 'tool-call':
@@ -175,6 +187,11 @@ export async function* runStep(
     streamError ??= error;
   }
 
+  if (streamError === undefined && abortReason === undefined && text.trim() === '' && outcome.toolCalls === 0) {
+    // Never a silent empty turn: say so, and leave the empty answer out of the history.
+    outcome.failed = { reason: 'error', message: emptyStepMessage(outcome.finishReason, reasoning) };
+    return outcome;
+  }
   if (streamError === undefined && abortReason === undefined) {
     try {
       const responseMessages = await result.responseMessages;
