@@ -132,7 +132,8 @@ const RULES: Rule[] = [
     matches: (p) => p.status === 401 || has(p, /invalid_api_key|InvalidApiKey/i),
     line: (p, c) => {
       const variable = c.keyVariable ? `Check ${c.keyVariable} in your environment or .env.` : 'Check the API key.';
-      return `${c.label} rejected the API key${statusAndCode(p)}${said(p)}. ${variable}`;
+      const status = p.status !== undefined && p.status !== 200 ? ` (${p.status})` : '';
+      return `${c.label} rejected the API key${status}${said(p)}. ${variable}`;
     },
   },
   {
