@@ -1,4 +1,5 @@
 import { classifyProblem, problemFromBody } from './provider-errors.ts';
+import { plainTextContent } from './plain-text-content.ts';
 import { ProviderFault } from './provider-fault.ts';
 import { DEFAULT_STREAM_LIMITS, openEventStream, type StreamLimits } from './stream-guard.ts';
 
@@ -28,7 +29,8 @@ export function guardedFetch(options: GuardedFetchOptions): typeof globalThis.fe
   const baseDelay = options.baseDelayMs ?? 1000;
   const limits = options.limits ?? DEFAULT_STREAM_LIMITS;
 
-  return async (input, init) => {
+  return async (input, given) => {
+    const init = typeof given?.body === 'string' ? { ...given, body: plainTextContent(given.body) } : given;
     const signal = init?.signal ?? undefined;
     const wantsStream = typeof init?.body === 'string' && /"stream"\s*:\s*true/.test(init.body);
     for (let attempt = 1; ; attempt++) {

@@ -6,7 +6,6 @@ import { assertEveryRequestValid, conversationOf, requestAt, toolResultText } fr
 import { text, toolCalls, type Responder } from '../helpers/dashscope-server.ts';
 import { cliAgainstServer, startedRun, type ServerRun } from '../helpers/cli-against-server.ts';
 import type { CliOptions } from '../helpers/run-cli-limited.ts';
-import { plainMessage } from '../helpers/wire-text.ts';
 
 const KEY = 'sk-sylvan-repl-test-91ab40';
 const PROMPT = '› ';
@@ -106,12 +105,12 @@ describe('REPL against DashScope', () => {
       messages.map((message) => message.role),
       ['user', 'assistant', 'tool', 'assistant', 'user'],
     );
-    assert.deepEqual(plainMessage(messages[0]), { role: 'user', content: TURN_ONE });
+    assert.deepEqual(messages[0], { role: 'user', content: TURN_ONE });
     assert.equal(messages[1]?.tool_calls?.[0]?.id, 'call_turn_one');
     assert.equal(messages[1]?.tool_calls?.[0]?.function.name, 'calculate');
     assert.match(toolResultText(third, 'call_turn_one'), /= 20\b/);
     assert.equal(messages[3]?.content, '(2+3)*4 = 20.');
-    assert.deepEqual(plainMessage(messages[4]), { role: 'user', content: TURN_TWO });
+    assert.deepEqual(messages[4], { role: 'user', content: TURN_TWO });
     assert.match(result.stdout, /I computed \(2\+3\)\*4, which is 20\./);
     assert.ok(!result.stdout.includes(KEY) && !result.stderr.includes(KEY), 'the key was shown');
   });
