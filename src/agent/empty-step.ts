@@ -8,7 +8,7 @@ const CALL_MARKUP = /<tool_call>|<function=|"tool_calls"\s*:|<\|tool_call/;
 export function emptyStepMessage(finishReason: string, reasoning: string): string {
   const reason = `finish reason: ${finishReason}`;
   if (CALL_MARKUP.test(reasoning)) {
-    return `The model wrote a tool call into its reasoning instead of making it, so nothing ran (${reason}). Try again or rephrase.`;
+    return `The model wrote a tool call into its reasoning or answer text instead of making it, so nothing ran (${reason}). Try again or rephrase.`;
   }
   if (finishReason === 'length') {
     return `The model used up its output limit before answering (${reason}). Try again with a smaller thinking budget (/think budget N) or a shorter request.`;

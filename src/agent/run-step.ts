@@ -39,6 +39,26 @@ function readableToolError(error: unknown): string {
   return plain.split('\n')[0] ?? plain;
 }
 
+/** What the model reads for a call written when its answer hit the output limit. */
+const truncatedCallResult = (toolName: string): string =>
+  `Not run: your answer hit the output limit (finish reason: length) while writing this ${toolName} call, so its arguments may be cut off. Re-issue the call complete, with shorter arguments if you can.`;
+
+/**
+ * The SDK answers a cut-off call whose JSON does not parse with its own parse error; the model
+ * is better served by being told why, the same way as a cut-off call that did parse.
+ */
+function withTruncatedResults(message: ModelMessage, truncated: ReadonlySet<string>): ModelMessage {
+  if (truncated.size === 0 || message.role !== 'tool') return message;
+  return {
+    ...message,
+    content: message.content.map((part) =>
+      part.type === 'tool-result' && truncated.has(part.toolCallId)
+        ? { ...part, output: { type: 'error-text' as const, value: truncatedCallResult(part.toolName) } }
+        : part,
+    ),
+  };
+}
+
 const isTimeout = (value: unknown): boolean =>
   value instanceof Error ? value.name === 'TimeoutError' || /timeout/i.test(value.message) : /timeout/i.test(String(value));
 
@@ -76,6 +96,7 @@ export async function* runStep(
   let abortReason: unknown;
   let stepStarted = false;
   let text = '';
+  const truncatedCallIds = new Set<string>();
   let reasoning = '';
 
   const result = streamText({
@@ -87,12 +108,7 @@ export async function* runStep(
     abortSignal: options.abortSignal,
     timeout: { stepMs: options.stepTimeoutMs, toolMs: options.toolTimeoutMs },
     toolApproval: ({ toolCall }) => {
-      if (isTruncatedCall(toolCall)) {
-        return {
-          type: 'denied',
-          reason: `Not run: your answer hit the output limit (finish reason: length) while writing this ${toolCall.toolName} call, so its arguments may be cut off. Re-issue the call complete, with shorter arguments if you can.`,
-        };
-      }
+      if (isTruncatedCall(toolCall)) return { type: 'denied', reason: truncatedCallResult(toolCall.toolName) };
       if (toolCall.invalid) return undefined;
       if (detector.record(toolCall.toolName, toolCall.input)) {
         return {
@@ -126,6 +142,7 @@ export async function* runStep(
           break;
         case 'tool-call':
           outcome.toolCalls++;
+          if (isTruncatedCall(part)) truncatedCallIds.add(part.toolCallId);
           yield { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
           break;
         case 'tool-result':
@@ -143,7 +160,12 @@ export async function* runStep(
           yield { type: 'tool-result', toolCallId: part.toolCallId, toolName: part.toolName, output: part.output };
           break;
         case 'tool-error':
-          yield { type: 'tool-error', toolCallId: part.toolCallId, toolName: part.toolName, error: readableToolError(part.error) };
+          yield {
+            type: 'tool-error',
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            error: truncatedCallIds.has(part.toolCallId) ? truncatedCallResult(part.toolName) : readableToolError(part.error),
+          };
           break;
         case 'tool-approval-request':
           if (part.isAutomatic) break;
@@ -195,7 +217,7 @@ export async function* runStep(
   if (streamError === undefined && abortReason === undefined) {
     try {
       const responseMessages = await result.responseMessages;
-      options.conversation.append(...responseMessages);
+      options.conversation.append(...responseMessages.map((message) => withTruncatedResults(message, truncatedCallIds)));
       return outcome;
     } catch (error) {
       streamError = error;
