@@ -108,6 +108,12 @@ function problemOf(error: ErrorLike, rawChain: unknown[]): Problem | undefined {
   if (fault && (fault.problem.fault || fault.problem.status !== undefined || fault.problem.code || fault.problem.message)) {
     return fault.problem;
   }
+  // An error frame the provider could not parse as a chunk: its `value` is the frame.
+  const frame = rawChain.find(
+    (link): link is { value: unknown } => link instanceof Error && link.name === 'AI_TypeValidationError' && 'value' in link,
+  );
+  const fromFrame = frame ? problemFromValue(200, frame.value) : undefined;
+  if (fromFrame) return fromFrame;
   const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : undefined;
   if (status !== undefined) return { ...(error.responseBody ? problemFromBody(status, error.responseBody) : undefined), status };
   if (error.name === undefined && (error.code !== undefined || error.type !== undefined) && !/^E[A-Z_]+$/.test(error.code ?? '')) {

@@ -87,7 +87,7 @@ export async function openEventStream(
     },
     cancel: (reason) => reader.cancel(reason),
   });
-  return { kind: 'stream', body: replayed.pipeThrough(guardEventStream(limits, attempts)) };
+  return { kind: 'stream', body: guardEventStream(replayed, limits, attempts) };
 }
 
 async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>, decoder: InstanceType<typeof TextDecoder>, seen: string, cap: number): Promise<string> {
@@ -116,17 +116,25 @@ function errorFrameIn(event: string): Problem | undefined {
 }
 
 /**
- * Passes an SSE body through line by line and fails it with a `ProviderFault` on an error frame,
- * a line longer than `lineChars`, a body longer than `totalChars`, or a stream that ends without
- * one data frame (an empty body, a lone `[DONE]`).
+ * Passes an SSE body on line by line and fails it with a `ProviderFault` on a line longer than
+ * `lineChars`, a body longer than `totalChars`, or a stream that ends without one data frame (an
+ * empty body, a lone `[DONE]`). An error frame after the first event is passed on as the stream's
+ * last line: failing the stream would make the SDK's pipes drop the text read before it, while the
+ * provider turns the frame into an error part `describeModelError` reads by its code.
  */
-export function guardEventStream(limits: StreamLimits = DEFAULT_STREAM_LIMITS, attempts = 1): TransformStream<Uint8Array, Uint8Array> {
+export function guardEventStream(
+  source: ReadableStream<Uint8Array>,
+  limits: StreamLimits = DEFAULT_STREAM_LIMITS,
+  attempts = 1,
+): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let pending = '';
   let total = 0;
   let dataFrames = 0;
-  let failed = false;
+  let failure: ProviderFault | undefined;
+  let sawErrorFrame = false;
 
   const check = (line: string): Problem | undefined => {
     if (!line.startsWith('data:')) return undefined;
@@ -136,57 +144,76 @@ export function guardEventStream(limits: StreamLimits = DEFAULT_STREAM_LIMITS, a
     return errorFrameIn(line);
   };
 
-  return new TransformStream({
-    transform(chunk, controller) {
-      if (failed) return;
-      total += chunk.byteLength;
-      if (total > limits.totalChars) {
-        failed = true;
-        controller.error(new ProviderFault(fault('too-large'), attempts));
-        return;
+  /** The complete lines of `pending` that may pass, and the failure they ran into, if any. */
+  const takeLines = (final: boolean): string => {
+    const end = final ? pending.length : pending.lastIndexOf('\n') + 1;
+    const complete = pending.slice(0, end);
+    pending = pending.slice(end);
+    if (pending.length > limits.lineChars) failure = new ProviderFault(fault('line-too-long'), attempts);
+    let out = '';
+    for (const line of complete.split('\n')) {
+      if (line.length > limits.lineChars) {
+        failure = new ProviderFault(fault('line-too-long'), attempts);
+        break;
       }
-      pending += decoder.decode(chunk, { stream: true });
-      const lastNewline = pending.lastIndexOf('\n');
-      if (lastNewline < 0) {
-        if (pending.length > limits.lineChars) {
-          failed = true;
-          controller.error(new ProviderFault(fault('line-too-long'), attempts));
-        }
-        return;
+      out += `${line}\n`;
+      if (check(line.replace(/\r$/, ''))) {
+        sawErrorFrame = true;
+        return `${out}\n`;
       }
-      const complete = pending.slice(0, lastNewline + 1);
-      pending = pending.slice(lastNewline + 1);
-      let out = '';
-      for (const line of complete.split('\n')) {
-        if (line.length > limits.lineChars) {
-          failed = true;
-          controller.error(new ProviderFault(fault('line-too-long'), attempts));
-          return;
+    }
+    return failure ? out : out.slice(0, -1);
+  };
+
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        while (true) {
+          if (sawErrorFrame) {
+            void reader.cancel().catch(() => {});
+            controller.close();
+            return;
+          }
+          if (failure) {
+            void reader.cancel().catch(() => {});
+            controller.error(failure);
+            return;
+          }
+          let chunk: Awaited<ReturnType<typeof reader.read>>;
+          try {
+            chunk = await reader.read();
+          } catch (error) {
+            controller.error(error);
+            return;
+          }
+          if (chunk.done) {
+            pending += decoder.decode();
+            const out = takeLines(true);
+            if (!failure && dataFrames === 0) failure = new ProviderFault(fault('empty-stream'), attempts);
+            if (out !== '') controller.enqueue(encoder.encode(out));
+            if (failure) {
+              // The lines before the failure are read first; the next pull reports it.
+              if (out !== '') return;
+              continue;
+            }
+            controller.close();
+            return;
+          }
+          total += chunk.value.byteLength;
+          if (total > limits.totalChars) {
+            failure = new ProviderFault(fault('too-large'), attempts);
+            continue;
+          }
+          pending += decoder.decode(chunk.value, { stream: true });
+          const out = takeLines(false);
+          if (out !== '') {
+            controller.enqueue(encoder.encode(out));
+            return;
+          }
         }
-        const problem = check(line.replace(/\r$/, ''));
-        if (problem) {
-          if (out !== '') controller.enqueue(encoder.encode(out));
-          failed = true;
-          controller.error(new ProviderFault(problem, attempts));
-          return;
-        }
-        out += `${line}\n`;
-      }
-      controller.enqueue(encoder.encode(out.slice(0, -1)));
+      },
+      cancel: (reason) => reader.cancel(reason),
     },
-    flush(controller) {
-      if (failed) return;
-      pending += decoder.decode();
-      const problem = check(pending.replace(/\r$/, ''));
-      if (problem) {
-        controller.error(new ProviderFault(problem, attempts));
-        return;
-      }
-      if (dataFrames === 0) {
-        controller.error(new ProviderFault(fault('empty-stream'), attempts));
-        return;
-      }
-      if (pending !== '') controller.enqueue(encoder.encode(pending));
-    },
-  });
+    { highWaterMark: 0 },
+  );
 }
