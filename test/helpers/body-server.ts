@@ -1,28 +1,28 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { closeAtEnd } from './served.ts';
 
 export interface BodyServer {
   /** Ends in /compatible-mode/v1, like the DashScope loopback server. */
   baseURL: string;
-  /** How many chat requests arrived. */
+  /** How many requests arrived. */
   requests: number;
   close(): Promise<void>;
 }
 
 /**
- * A loopback server (127.0.0.1) whose every chat request gets `answer(response)`: for bodies no
+ * A loopback server (127.0.0.1) whose every request gets `answer(response, request)`: for bodies no
  * chat server should send with a 200 (an HTML page, a JSON document, an endless line, a gzip bomb).
  * Closed when the importing test file ends.
  */
-export async function startBodyServer(answer: (response: ServerResponse) => void): Promise<BodyServer> {
+export async function startBodyServer(answer: (response: ServerResponse, request: IncomingMessage) => void): Promise<BodyServer> {
   const sockets = new Set<Socket>();
   const state = { requests: 0 };
   const server = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
       state.requests++;
-      answer(response);
+      answer(response, request);
     });
   });
   server.on('connection', (socket) => {
