@@ -71,7 +71,7 @@ function thinkingMiddleware(model: string, options: ModelOptions): LanguageModel
   };
 }
 
-/** A model whose provider package is imported on the first request, not before the prompt. */
+/** A model whose provider package is imported after the prompt is drawn (the runtime's load), not before. */
 function lazyModel(
   modelId: string,
   provider: string,
@@ -80,6 +80,9 @@ function lazyModel(
 ): LanguageModelV4 {
   let wrapped: Promise<LanguageModelV4> | undefined;
   const get = () => (wrapped ??= load().then((model) => wrapLanguageModel({ model, middleware })));
+  // Start loading now, while the user types: an import inside the first request would count
+  // against that step's --timeout.
+  void get().catch(() => {});
   return {
     specificationVersion: 'v4',
     provider,

@@ -86,7 +86,7 @@ export function clipMessage(message: string | undefined, limit = 300): string | 
 const tries = (context: LineContext): string => (context.attempts > 1 ? ` after ${context.attempts} tries` : '');
 const said = (problem: Problem): string => {
   const message = clipMessage(problem.message);
-  return message ? `: "${message}"` : '';
+  return message ? ` (${message})` : '';
 };
 const statusAndCode = (problem: Problem): string => {
   const parts = [problem.status !== undefined && problem.status !== 200 ? String(problem.status) : undefined, problem.code ?? problem.type];
