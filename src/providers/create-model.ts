@@ -1,3 +1,6 @@
+import { createAlibaba } from '@ai-sdk/alibaba';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV4, LanguageModelV4Middleware } from '@ai-sdk/provider';
 import { extractReasoningMiddleware, wrapLanguageModel, type LanguageModel } from 'ai';
 import type { Config } from '../config.ts';
@@ -22,22 +25,20 @@ const isOpenAIItself = (baseURL: string | undefined): boolean => baseURL === und
  * (`@ai-sdk/alibaba`: `reasoning_content`, blank tool-call ids, `enable_thinking`); OpenAI itself
  * through `@ai-sdk/openai`'s chat API; every other OpenAI-compatible server (vLLM, Ollama,
  * llama.cpp, LM Studio, DeepSeek, Gemini) through `@ai-sdk/openai-compatible`, which reads
- * `reasoning_content` and index-less tool-call deltas. Each is loaded on the first request, and
- * every request goes through `guardedFetch`, which owns retries and reads a 200 before the SDK.
+ * `reasoning_content` and index-less tool-call deltas. They load with the runtime, after the prompt
+ * (an import inside the first request would count against its --timeout), and every request goes
+ * through `guardedFetch`, which owns retries and reads a 200 before the SDK.
  */
 export function createModel(config: Config, options: ModelOptions = {}): LanguageModel {
   if (config.provider === 'mock') return createMockModel({ delayMs: config.mockDelayMs });
   const fetch = guardedFetch({ maxRetries: config.maxRetries });
-  const load = async (): Promise<LanguageModelV4> => {
+  const base = (): LanguageModelV4 => {
     if (config.provider === 'dashscope') {
-      const { createAlibaba } = await import('@ai-sdk/alibaba');
       return createAlibaba({ baseURL: config.baseURL, apiKey: config.apiKey, fetch }).chatModel(config.model);
     }
     if (isOpenAIItself(config.baseURL)) {
-      const { createOpenAI } = await import('@ai-sdk/openai');
       return createOpenAI({ baseURL: config.baseURL, apiKey: config.apiKey, fetch }).chat(config.model);
     }
-    const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
     return createOpenAICompatible({
       name: 'openai-compatible',
       baseURL: config.baseURL ?? '',
@@ -48,7 +49,7 @@ export function createModel(config: Config, options: ModelOptions = {}): Languag
   };
   const middleware: LanguageModelV4Middleware[] = [truncatedCallsMiddleware(), toolMarkupMiddleware(), thinkTagsMiddleware()];
   if (config.provider === 'dashscope') middleware.push(thinkingMiddleware(config.model, options));
-  return lazyModel(config.model, config.provider, load, middleware);
+  return wrapLanguageModel({ model: base(), middleware });
 }
 
 /** `<think>…</think>` in the content (vLLM, llama.cpp without a reasoning parser) becomes reasoning. */
@@ -68,28 +69,6 @@ function thinkingMiddleware(model: string, options: ModelOptions): LanguageModel
       const providerOptions = params.providerOptions ?? {};
       return { ...params, providerOptions: { ...providerOptions, alibaba: { ...providerOptions.alibaba, ...request } } };
     },
-  };
-}
-
-/** A model whose provider package is imported after the prompt is drawn (the runtime's load), not before. */
-function lazyModel(
-  modelId: string,
-  provider: string,
-  load: () => Promise<LanguageModelV4>,
-  middleware: LanguageModelV4Middleware[],
-): LanguageModelV4 {
-  let wrapped: Promise<LanguageModelV4> | undefined;
-  const get = () => (wrapped ??= load().then((model) => wrapLanguageModel({ model, middleware })));
-  // Start loading now, while the user types: an import inside the first request would count
-  // against that step's --timeout.
-  void get().catch(() => {});
-  return {
-    specificationVersion: 'v4',
-    provider,
-    modelId,
-    supportedUrls: {},
-    doGenerate: async (options) => (await get()).doGenerate(options),
-    doStream: async (options) => (await get()).doStream(options),
   };
 }
 
