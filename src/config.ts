@@ -3,7 +3,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
-import { contextWindowFor } from './providers/model-info.ts';
+import { contextWindowFor } from './providers/model-catalogue.ts';
+import { parseThinkingOptions, type ThinkingSetting } from './providers/thinking.ts';
 import { parseNumberSetting, type NumberSettingName } from './settings/number-settings.ts';
 import { SettingsSources } from './settings/sources.ts';
 import { loadSettings, type LoadedSettings } from './settings/load-settings.ts';
@@ -59,6 +60,8 @@ export interface Config {
   settings?: LoadedSettings;
   /** Seconds a configured MCP server may take to start; print mode waits at most this long for them. */
   mcpStartTimeoutSeconds?: number;
+  /** --think / --no-think / --thinking-budget, SYLVAN_THINKING (see providers/thinking.ts). */
+  thinking?: ThinkingSetting;
 }
 
 /** Bad usage: one line for the user, exit code 2. */
@@ -78,6 +81,8 @@ Options:
       --token-budget N    tokens per turn, default 500000       (SYLVAN_TOKEN_BUDGET)
       --timeout SECONDS   limit for each model step, default 120 (SYLVAN_TIMEOUT)
   -y, --yes               approve file writes without asking    (SYLVAN_YES=1)
+      --think, --no-think thinking on or off for hybrid Qwen3 models (SYLVAN_THINKING=on|off|auto)
+      --thinking-budget N most tokens to think before answering (SYLVAN_THINKING_BUDGET)
   -c, --continue          resume the latest session of this folder
   -r, --resume [ID]       pick a recent session, or open one by id
   -h, --help              this help
@@ -163,6 +168,9 @@ export function loadConfig(
         'token-budget': { type: 'string' },
         timeout: { type: 'string' },
         yes: { type: 'boolean', short: 'y' },
+        think: { type: 'boolean' },
+        'no-think': { type: 'boolean' },
+        'thinking-budget': { type: 'string' },
         continue: { type: 'boolean', short: 'c' },
         resume: { type: 'string', short: 'r' },
         help: { type: 'boolean', short: 'h' },
@@ -278,5 +286,6 @@ export function loadConfig(
     secrets: knownSecrets(env, apiKey),
     settings,
     mcpStartTimeoutSeconds: numberSetting('SYLVAN_MCP_START_TIMEOUT', env, 10),
+    thinking: parseThinkingOptions(values, env),
   };
 }

@@ -14,6 +14,9 @@ import { startRuntimeMcp, type RuntimeMcp } from './mcp/runtime-mcp.ts';
 import { runTurn, type ApprovalPolicy, type ApprovalRequest } from './agent/run-turn.ts';
 import { createModel, providerContext } from './providers/create-model.ts';
 import { SearchSourceLog, withSearchSources } from './providers/dashscope-search.ts';
+import { listServerModels, type ServerModels } from './providers/list-models.ts';
+import { contextWindowFor } from './providers/model-catalogue.ts';
+import type { ThinkingSetting } from './providers/thinking.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
 import { createTools } from './tools/index.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
@@ -51,8 +54,13 @@ export interface Runtime {
   compact(focus: string | undefined, signal: AbortSignal): Promise<CompactResult>;
   /** Starts a new session with the same settings. */
   clear(): void;
-  /** Switches the model for the following turns. */
+  /** Switches the model for the following turns: its context window, thinking mode and prices follow. */
   setModel(name: string): void;
+  /** The thinking setting the next request uses (`/think`). */
+  readonly thinking?: ThinkingSetting;
+  setThinking?(setting: ThinkingSetting): void;
+  /** The server's models (`GET /models`), or why they could not be listed. */
+  listModels?(signal?: AbortSignal): Promise<ServerModels>;
   /** Share of the context window the history takes now, 0..1+. */
   contextShare(): number;
   /** Estimated tokens of the history alone. */
@@ -71,8 +79,18 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   if (!config.debug) (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
   let modelName = config.model;
   const searchSources = config.search?.backend === 'dashscope' ? new SearchSourceLog() : undefined;
-  let model: LanguageModel = guardDeepToolInput(createModel(config, { searchSources }));
   const progress = new ToolProgressChannel();
+  let thinking: ThinkingSetting = config.thinking ?? { mode: 'auto' };
+  const modelFor = (name: string) => ({
+    answer: guardDeepToolInput(createModel({ ...config, model: name }, { thinking: () => thinking, searchSources })),
+    compaction: guardDeepToolInput(createModel({ ...config, model: name }, { purpose: 'compaction' })),
+  });
+  let models: { answer: LanguageModel; compaction: LanguageModel } = modelFor(modelName);
+  // Our fetch retries by error code (providers/guarded-fetch.ts); the SDK's status-only retries stay off.
+  const sdkRetries = config.provider === 'mock' ? config.maxRetries : 0;
+  // A window set by SYLVAN_CONTEXT_TOKENS stays; the model's own window follows /model.
+  const windowFollowsModel = config.contextTokens === contextWindowFor(config.model);
+  let windowTokens = config.contextTokens;
   const tools = createTools({
     workspaceRoot: config.cwd,
     weather: config.weather,
@@ -87,7 +105,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const mcp = startRuntimeMcp(config);
   let toolNames = Object.keys(tools);
   let instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames, projectInstructions });
-  const fitter = new ContextFitter(config.contextTokens, instructions, tools);
+  let fitter = new ContextFitter(windowTokens, instructions, tools);
   let currentTools: ToolSet = builtInTools;
   let waitedForMcp = config.mode.kind !== 'print';
   /** MCP servers come and go between turns: the tool set, the prompt naming it and the fitter follow. */
@@ -118,14 +136,14 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
 
   const compact = async (focus: string | undefined, signal: AbortSignal): Promise<CompactResult> => {
     const result = await compactHistory({
-      model,
+      model: models.compaction,
       tools: currentTools,
       instructions,
       messages: fitter.fit(conversation.messages).messages,
       focus,
       abortSignal: signal,
       timeoutMs: config.timeoutSeconds * 1000,
-      maxRetries: config.maxRetries,
+      maxRetries: sdkRetries,
       provider,
     });
     session.appendUsage(result.usage);
@@ -166,7 +184,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     await refreshTools();
     yield* mcpNotices();
     const events = withSearchSources(progress.merge(runTurn({
-      model,
+      model: models.answer,
       tools: currentTools,
       instructions,
       conversation,
@@ -176,7 +194,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       toolTimeoutMs: config.toolTimeoutSeconds * 1000,
       toolTimeoutOverrides: { run_commandMs: Math.max(RUN_COMMAND_SDK_TIMEOUT_MS, config.toolTimeoutSeconds * 1000) },
       runBetweenSteps: RUNS_BETWEEN_STEPS,
-      maxRetries: config.maxRetries,
+      maxRetries: sdkRetries,
       abortSignal: signal,
       approval,
       provider,
@@ -219,7 +237,16 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     get sessionUsage() {
       return sessionUsage;
     },
-    windowTokens: config.contextTokens,
+    get windowTokens() {
+      return windowTokens;
+    },
+    get thinking() {
+      return thinking;
+    },
+    setThinking(setting) {
+      thinking = setting;
+    },
+    listModels: (signal) => listServerModels(config, signal),
     runTurn: (text, signal, approval) => redactTurn(turn(text, signal, approval), secrets),
     compact,
     describeCall: async (request) => {
@@ -242,8 +269,12 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     },
     setModel(name) {
       modelName = name;
-      model = guardDeepToolInput(createModel({ ...config, model: name }, { searchSources }));
+      models = modelFor(name);
       provider = providerContext({ ...config, model: name });
+      if (windowFollowsModel) {
+        windowTokens = contextWindowFor(name);
+        fitter = new ContextFitter(windowTokens, instructions, currentTools);
+      }
     },
     contextShare: () => fitter.usedShare(conversation.messages),
     historyTokens: () => fitter.estimate(conversation.messages),

@@ -1,3 +1,6 @@
+import { problemFromBody, problemFromValue, problemLine, type Problem } from '../providers/provider-errors.ts';
+import { isProviderFault } from '../providers/provider-fault.ts';
+
 /** What the error line needs to know about where the request went. */
 export interface ProviderContext {
   /** "DashScope", "the OpenAI-compatible server", "the mock model". */
@@ -16,6 +19,8 @@ interface ErrorLike {
   statusCode?: number;
   url?: string;
   responseBody?: string;
+  responseHeaders?: Record<string, string>;
+  type?: string;
   cause?: unknown;
   lastError?: unknown;
   errors?: unknown[];
@@ -32,6 +37,11 @@ function asErrorLike(value: unknown): ErrorLike {
     statusCode: typeof candidate.statusCode === 'number' ? candidate.statusCode : undefined,
     url: typeof candidate.url === 'string' ? candidate.url : undefined,
     responseBody: typeof candidate.responseBody === 'string' ? candidate.responseBody : undefined,
+    responseHeaders:
+      candidate.responseHeaders !== null && typeof candidate.responseHeaders === 'object'
+        ? (candidate.responseHeaders as Record<string, string>)
+        : undefined,
+    type: typeof candidate.type === 'string' ? candidate.type : undefined,
     cause: candidate.cause,
     lastError: candidate.lastError,
     errors: Array.isArray(candidate.errors) ? candidate.errors : undefined,
@@ -48,12 +58,12 @@ function safeString(value: unknown): string {
 }
 
 /** The innermost error worth describing: the last try of a retry, the cause of a failed fetch. */
-function unwrap(error: unknown): { error: ErrorLike; attempts: number } {
+function unwrap(error: unknown): { error: ErrorLike; attempts: number; raw: unknown } {
   const outer = asErrorLike(error);
   if (outer.name === 'AI_RetryError' && outer.lastError !== undefined) {
-    return { error: asErrorLike(outer.lastError), attempts: outer.errors?.length ?? 1 };
+    return { error: asErrorLike(outer.lastError), attempts: outer.errors?.length ?? 1, raw: outer.lastError };
   }
-  return { error: outer, attempts: 1 };
+  return { error: outer, attempts: 1, raw: error };
 }
 
 /** The error and its causes, outermost first (undici nests the socket error two levels down). */
@@ -82,60 +92,76 @@ function wasCutOff(chain: ErrorLike[]): boolean {
   );
 }
 
-/** The server's own words, when its error body says something (DashScope and OpenAI: `error.message`). */
-function serverMessage(error: ErrorLike): string | undefined {
-  if (!error.responseBody) return undefined;
-  try {
-    const parsed = JSON.parse(error.responseBody) as { error?: { message?: unknown }; message?: unknown };
-    const text = parsed.error?.message ?? parsed.message;
-    return typeof text === 'string' ? text.replace(/\s+/g, ' ').trim().slice(0, 200) : undefined;
-  } catch {
-    return undefined;
-  }
+/** How many times the request was sent: the SDK's retry count, our fetch's header or fault. */
+function attemptsOf(sdkAttempts: number, error: ErrorLike, rawChain: unknown[]): number {
+  const header = Number(error.responseHeaders?.['x-sylvan-attempts']);
+  const fault = rawChain.find(isProviderFault);
+  return Math.max(sdkAttempts, Number.isInteger(header) ? header : 1, fault?.attempts ?? 1);
 }
 
 /**
- * One line that says what happened and what to do, for any failure of a model request.
- * Never throws.
+ * What the error said about itself: our fetch's fault, an HTTP error with its JSON body, or an
+ * error object from inside the stream (`{ message, code, type }`).
+ */
+function problemOf(error: ErrorLike, rawChain: unknown[]): Problem | undefined {
+  const fault = rawChain.find(isProviderFault);
+  if (fault && (fault.problem.fault || fault.problem.status !== undefined || fault.problem.code || fault.problem.message)) {
+    return fault.problem;
+  }
+  // An error frame the provider could not parse as a chunk: its `value` is the frame.
+  const frame = rawChain.find(
+    (link): link is { value: unknown } => link instanceof Error && link.name === 'AI_TypeValidationError' && 'value' in link,
+  );
+  const fromFrame = frame ? problemFromValue(200, frame.value) : undefined;
+  if (fromFrame) return fromFrame;
+  const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : undefined;
+  if (status !== undefined) return { ...(error.responseBody ? problemFromBody(status, error.responseBody) : undefined), status };
+  if (error.name === undefined && (error.code !== undefined || error.type !== undefined) && !/^E[A-Z_]+$/.test(error.code ?? '')) {
+    return problemFromValue(undefined, { error: { code: error.code, type: error.type, message: error.message } });
+  }
+  return undefined;
+}
+
+function rawCauses(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current !== null && typeof current === 'object'; depth++) {
+    chain.push(current);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return chain;
+}
+
+/**
+ * One line that says what happened and what to do, for any failure of a model request, worded
+ * by the table in providers/provider-errors.ts wherever the error arrived. Never throws.
  */
 export function describeModelError(error: unknown, provider: ProviderContext): string {
-  const { error: inner, attempts } = unwrap(error);
+  try {
+    return describe(error, provider);
+  } catch {
+    return 'The model request failed for an unknown reason. Run with SYLVAN_DEBUG=1 for details.';
+  }
+}
+
+function describe(error: unknown, provider: ProviderContext): string {
+  const { error: inner, attempts: sdkAttempts, raw } = unwrap(error);
+  const rawChain = rawCauses(raw);
+  const attempts = attemptsOf(sdkAttempts, inner, rawChain);
   const tries = attempts > 1 ? ` after ${attempts} tries` : '';
   const where = provider.baseURL ?? provider.label;
-  const said = serverMessage(inner);
-  const saidSuffix = said ? ` (${said})` : '';
-  // A cut stream arrives as "Failed to process successful response" with status 200: not an HTTP error.
-  const status = inner.statusCode !== undefined && inner.statusCode >= 400 ? inner.statusCode : undefined;
+
+  const problem = problemOf(inner, rawChain);
+  if (problem) return problemLine(problem, { ...provider, attempts });
+
   const chain = causeChain(inner);
-
-  if (status === 401 || status === 403) {
-    const variable = provider.keyVariable ? `Check ${provider.keyVariable} in your environment or .env.` : 'Check the API key.';
-    return `${provider.label} rejected the API key (${status})${saidSuffix}. ${variable}`;
-  }
-  if (status === 404) {
-    const variable = provider.baseUrlVariable ? ` and ${provider.baseUrlVariable}` : '';
-    return `${where} answered 404 Not Found${saidSuffix}. Check the model name "${provider.model}"${variable}.`;
-  }
-  if (status === 429) {
-    return `${provider.label} is rate-limiting requests (429)${tries}${saidSuffix}. Wait a minute and try again, or check your quota.`;
-  }
-  if (status !== undefined && status >= 500) {
-    return `${provider.label} failed with ${status}${tries}${saidSuffix}. This is on the server's side; try again in a moment.`;
-  }
-  if (status === 400) {
-    return `${provider.label} refused the request (400)${saidSuffix}. Try /clear to start a fresh conversation if this repeats.`;
-  }
-  if (status !== undefined) {
-    return `${provider.label} answered ${status}${tries}${saidSuffix}.`;
-  }
-
   if (wasCutOff(chain)) return `The connection to ${where} was cut off in the middle of the answer. Try again.`;
   const code = networkCode(chain);
   const variable = provider.baseUrlVariable ? ` Check ${provider.baseUrlVariable} and your network.` : ' Check your network.';
   if (code === 'ECONNREFUSED') return `Could not connect to ${where} (connection refused)${tries}.${variable}`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `Could not resolve the host of ${where} (${code})${tries}.${variable}`;
   if (code) return `The connection to ${where} failed (${code})${tries}.${variable}`;
-  if (/Cannot connect to API|fetch failed/i.test(inner.message ?? '')) {
+  if (chain.some((link) => /Cannot connect to API|fetch failed/i.test(link.message ?? ''))) {
     return `Could not connect to ${where}${tries}.${variable}`;
   }
   const message = (inner.message ?? '').replace(/\s+/g, ' ').trim().slice(0, 300);

@@ -4,6 +4,8 @@ import { debugDetail, describeModelError } from './describe-error.ts';
 import { emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from './events.ts';
 import type { RepeatedCallDetector } from './guards.ts';
 import type { ApprovalRequest, TurnOptions } from './run-turn.ts';
+import { isTruncatedCall } from '../providers/truncated-calls-middleware.ts';
+import { emptyStepMessage } from './empty-step.ts';
 
 /** What one step left behind, for the loop to decide what comes next. */
 export interface StepOutcome {
@@ -36,6 +38,26 @@ function readableToolError(error: unknown): string {
   }
   const plain = text.replace(/\bAI_\w+Error: /g, '');
   return plain.split('\n')[0] ?? plain;
+}
+
+/** What the model reads for a call written when its answer hit the output limit. */
+const truncatedCallResult = (toolName: string): string =>
+  `Not run: your answer hit the output limit (finish reason: length) while writing this ${toolName} call, so its arguments may be cut off. Re-issue the call complete, with shorter arguments if you can.`;
+
+/**
+ * The SDK answers a cut-off call whose JSON does not parse with its own parse error; the model
+ * is better served by being told why, the same way as a cut-off call that did parse.
+ */
+function withTruncatedResults(message: ModelMessage, truncated: ReadonlySet<string>): ModelMessage {
+  if (truncated.size === 0 || message.role !== 'tool') return message;
+  return {
+    ...message,
+    content: message.content.map((part) =>
+      part.type === 'tool-result' && truncated.has(part.toolCallId)
+        ? { ...part, output: { type: 'error-text' as const, value: truncatedCallResult(part.toolName) } }
+        : part,
+    ),
+  };
 }
 
 const isTimeout = (value: unknown): boolean =>
@@ -75,6 +97,9 @@ export async function* runStep(
   let streamError: unknown;
   let abortReason: unknown;
   let stepStarted = false;
+  let text = '';
+  const truncatedCallIds = new Set<string>();
+  let reasoning = '';
 
   const result = streamText({
     model: options.model,
@@ -85,6 +110,7 @@ export async function* runStep(
     abortSignal: options.abortSignal,
     timeout: { stepMs: options.stepTimeoutMs, toolMs: options.toolTimeoutMs, tools: options.toolTimeoutOverrides },
     toolApproval: ({ toolCall }) => {
+      if (isTruncatedCall(toolCall)) return { type: 'denied', reason: truncatedCallResult(toolCall.toolName) };
       if (toolCall.invalid) return undefined;
       if (detector.record(toolCall.toolName, toolCall.input)) {
         return {
@@ -113,13 +139,16 @@ export async function* runStep(
           stepStarted = true;
           break;
         case 'text-delta':
+          text += part.text;
           yield { type: 'text-delta', text: part.text };
           break;
         case 'reasoning-delta':
+          reasoning += part.text;
           yield { type: 'reasoning-delta', text: part.text };
           break;
         case 'tool-call':
           outcome.toolCalls++;
+          if (isTruncatedCall(part)) truncatedCallIds.add(part.toolCallId);
           yield { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
           break;
         case 'tool-result':
@@ -137,7 +166,12 @@ export async function* runStep(
           yield { type: 'tool-result', toolCallId: part.toolCallId, toolName: part.toolName, output: part.output };
           break;
         case 'tool-error':
-          yield { type: 'tool-error', toolCallId: part.toolCallId, toolName: part.toolName, error: readableToolError(part.error) };
+          yield {
+            type: 'tool-error',
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            error: truncatedCallIds.has(part.toolCallId) ? truncatedCallResult(part.toolName) : readableToolError(part.error),
+          };
           break;
         case 'tool-approval-request':
           if (part.isAutomatic) break;
@@ -182,10 +216,15 @@ export async function* runStep(
     streamError ??= error;
   }
 
+  if (streamError === undefined && abortReason === undefined && text.trim() === '' && outcome.toolCalls === 0) {
+    // Never a silent empty turn: say so, and leave the empty answer out of the history.
+    outcome.failed = { reason: 'error', message: emptyStepMessage(outcome.finishReason, reasoning) };
+    return outcome;
+  }
   if (streamError === undefined && abortReason === undefined) {
     try {
       const responseMessages = await result.responseMessages;
-      options.conversation.append(...responseMessages);
+      options.conversation.append(...responseMessages.map((message) => withTruncatedResults(message, truncatedCallIds)));
       return outcome;
     } catch (error) {
       streamError = error;

@@ -1,6 +1,7 @@
-import { estimateCost } from '../providers/model-info.ts';
+import { estimateCost } from '../providers/model-catalogue.ts';
 import { listSessions, sessionsUnavailable } from '../session/store.ts';
 import { showInstructions, showMcpServers } from './mcp-commands.ts';
+import { modelCommand, thinkCommand } from './model-commands.ts';
 import type { ReplState } from './repl.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
 import { fullToolOutput } from './tool-calls.ts';
@@ -131,20 +132,14 @@ const COMMANDS: SlashCommand[] = [
   {
     name: '/model',
     usage: '/model [name]',
-    summary: 'show or switch the model',
-    run(argument, state) {
-      const name = argument.trim();
-      if (name === '') {
-        state.print(`  ${state.runtime.model} (${state.config.provider})`);
-        return;
-      }
-      if (state.config.provider === 'mock') {
-        state.print('  The mock provider has one model. Set DASHSCOPE_API_KEY or OPENAI_API_KEY to choose a real one.');
-        return;
-      }
-      state.runtime.setModel(name);
-      state.print(`  Now using ${name}.`);
-    },
+    summary: "switch the model; no name lists the server's models",
+    run: (argument, state) => modelCommand(argument, state),
+  },
+  {
+    name: '/think',
+    usage: '/think [on|off|budget N]',
+    summary: 'thinking for hybrid Qwen3 models',
+    run: (argument, state) => thinkCommand(argument, state),
   },
   {
     name: '/mcp',

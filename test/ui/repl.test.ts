@@ -459,7 +459,10 @@ describe('runRepl: slash commands', () => {
 
   test('/model shows the model and provider, /model NAME switches', async () => {
     const { output, runtime } = await runSession({ script: [line('/model'), line('/model qwen-max'), line('/model'), eof] });
-    assert.equal(output, '  qwen-plus-latest (dashscope)\n  Now using qwen-max.\n  qwen-max (dashscope)\n');
+    const shown = output.split('\n');
+    assert.match(shown[0] ?? '', /^  qwen-plus-latest \(dashscope\) · 131k context · /);
+    assert.match(shown[1] ?? '', /^  Now using qwen-max: /);
+    assert.match(shown[2] ?? '', /^  qwen-max \(dashscope\) · .*qwen-max has no thinking mode$/);
     assert.deepEqual(runtime.calls, ['setModel qwen-max']);
   });
 

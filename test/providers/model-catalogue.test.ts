@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { contextWindowFor, estimateCost } from '../../src/providers/model-info.ts';
+import { contextWindowFor, estimateCost } from '../../src/providers/model-catalogue.ts';
 
 const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0) => ({ inputTokens, outputTokens, cachedInputTokens });
 

@@ -1,0 +1,82 @@
+/**
+ * What Sylvan knows about the models users pick: context window, whether the model thinks, and
+ * list price. Matched by prefix, longest first, so `qwen-plus-latest` and `qwen-plus-2025-09-11`
+ * both find `qwen-plus`. Prices are USD per million tokens (input, output, cached input) from the
+ * providers' public international price lists; they are estimates for /usage, not bills.
+ */
+
+/**
+ * `hybrid`: thinks when asked (`enable_thinking`, Qwen3 and its commercial siblings);
+ * `always`: a thinking-only model (QwQ, `*-thinking*`, DeepSeek's reasoner); `never`: no thinking mode.
+ */
+export type ThinkingSupport = 'hybrid' | 'always' | 'never';
+
+export interface ModelEntry {
+  contextTokens: number;
+  thinking: ThinkingSupport;
+  price?: { input: number; output: number; cachedInput?: number };
+}
+
+const CATALOGUE: Record<string, ModelEntry> = {
+  'qwen3-max': { contextTokens: 262_144, thinking: 'hybrid', price: { input: 1.2, output: 6 } },
+  'qwen-max': { contextTokens: 32_768, thinking: 'never', price: { input: 1.6, output: 6.4 } },
+  'qwen-plus': { contextTokens: 131_072, thinking: 'hybrid', price: { input: 0.4, output: 1.2, cachedInput: 0.16 } },
+  'qwen-flash': { contextTokens: 1_000_000, thinking: 'hybrid', price: { input: 0.05, output: 0.4 } },
+  'qwen-turbo': { contextTokens: 1_000_000, thinking: 'hybrid', price: { input: 0.05, output: 0.2 } },
+  'qwen-long': { contextTokens: 10_000_000, thinking: 'never', price: { input: 0.07, output: 0.28 } },
+  'qwen3-coder-plus': { contextTokens: 1_000_000, thinking: 'never', price: { input: 1, output: 5 } },
+  'qwen3-coder-flash': { contextTokens: 1_000_000, thinking: 'never', price: { input: 0.3, output: 1.5 } },
+  'qwq-plus': { contextTokens: 131_072, thinking: 'always', price: { input: 0.8, output: 2.4 } },
+  'qwq-32b': { contextTokens: 131_072, thinking: 'always' },
+  'qwen3-235b-a22b': { contextTokens: 131_072, thinking: 'hybrid', price: { input: 0.7, output: 2.8 } },
+  'qwen3-235b-a22b-thinking-2507': { contextTokens: 131_072, thinking: 'always', price: { input: 0.7, output: 8.4 } },
+  'qwen3-235b-a22b-instruct-2507': { contextTokens: 131_072, thinking: 'never', price: { input: 0.7, output: 2.8 } },
+  'qwen3-30b-a3b-thinking-2507': { contextTokens: 131_072, thinking: 'always', price: { input: 0.2, output: 2.4 } },
+  'qwen3-30b-a3b-instruct-2507': { contextTokens: 131_072, thinking: 'never', price: { input: 0.2, output: 0.8 } },
+  'qwen3-next-80b-a3b-thinking': { contextTokens: 131_072, thinking: 'always', price: { input: 0.15, output: 1.2 } },
+  'qwen3-next-80b-a3b-instruct': { contextTokens: 131_072, thinking: 'never', price: { input: 0.15, output: 1.2 } },
+  'qwen3-32b': { contextTokens: 131_072, thinking: 'hybrid', price: { input: 0.7, output: 2.8 } },
+  'gpt-4o-mini': { contextTokens: 128_000, thinking: 'never', price: { input: 0.15, output: 0.6, cachedInput: 0.075 } },
+  'gpt-4o': { contextTokens: 128_000, thinking: 'never', price: { input: 2.5, output: 10, cachedInput: 1.25 } },
+  'gpt-4.1': { contextTokens: 1_047_576, thinking: 'never', price: { input: 2, output: 8, cachedInput: 0.5 } },
+  'gpt-4.1-mini': { contextTokens: 1_047_576, thinking: 'never', price: { input: 0.4, output: 1.6, cachedInput: 0.1 } },
+  'gpt-4.1-nano': { contextTokens: 1_047_576, thinking: 'never', price: { input: 0.1, output: 0.4, cachedInput: 0.025 } },
+  'deepseek-chat': { contextTokens: 65_536, thinking: 'never', price: { input: 0.27, output: 1.1, cachedInput: 0.07 } },
+  'deepseek-reasoner': { contextTokens: 65_536, thinking: 'always', price: { input: 0.55, output: 2.19, cachedInput: 0.14 } },
+  mock: { contextTokens: 32_768, thinking: 'never' },
+};
+
+const DEFAULT_CONTEXT_TOKENS = 32_768;
+const prefixes = Object.keys(CATALOGUE).sort((a, b) => b.length - a.length);
+
+function find(model: string): ModelEntry | undefined {
+  const key = prefixes.find((prefix) => model.startsWith(prefix));
+  return key ? CATALOGUE[key] : undefined;
+}
+
+/** The model's context window in tokens; a conservative default for unknown models. */
+export function contextWindowFor(model: string): number {
+  return find(model)?.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
+}
+
+/** Whether the model thinks; for a model not in the table, guessed from its name. */
+export function thinkingSupportOf(model: string): ThinkingSupport {
+  const name = model.toLowerCase();
+  if (/thinking|^qwq|reasoner/.test(name)) return 'always';
+  const known = find(name)?.thinking;
+  if (known) return known;
+  if (/instruct|coder/.test(name)) return 'never';
+  return /^qwen3/.test(name) ? 'hybrid' : 'never';
+}
+
+/** Estimated cost in USD, or undefined when the price table does not know the model. */
+export function estimateCost(
+  model: string,
+  usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number },
+): number | undefined {
+  const price = find(model)?.price;
+  if (!price) return undefined;
+  const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
+  const fresh = usage.inputTokens - cached;
+  return (fresh * price.input + cached * (price.cachedInput ?? price.input) + usage.outputTokens * price.output) / 1_000_000;
+}

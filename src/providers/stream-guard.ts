@@ -1,0 +1,219 @@
+import { problemFromBody, type FaultKind, type Problem } from './provider-errors.ts';
+import { ProviderFault } from './provider-fault.ts';
+
+/** Bounds on one streamed answer: a line without a newline, and the whole (decompressed) body. */
+export interface StreamLimits {
+  lineChars: number;
+  totalChars: number;
+}
+
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { lineChars: 10 * 1024 * 1024, totalChars: 100 * 1024 * 1024 };
+
+/** What the first bytes of a 200 said: a stream to pass on, or a problem instead of one. */
+export type Opening =
+  | { kind: 'stream'; body: ReadableStream<Uint8Array> }
+  | { kind: 'problem'; problem: Problem };
+
+const fault = (kind: FaultKind): Problem => ({ status: 200, fault: kind });
+
+/**
+ * Reads a 200's body up to its first complete event and decides what it is. A stream comes back
+ * whole (the bytes read so far put back in front) behind `guardEventStream`; an HTML page, a JSON
+ * body, an empty body or an error as the first event comes back as a problem, so the caller can
+ * retry it or report it before anything reaches the SDK.
+ */
+export async function openEventStream(
+  body: ReadableStream<Uint8Array> | null,
+  limits: StreamLimits = DEFAULT_STREAM_LIMITS,
+  attempts = 1,
+): Promise<Opening> {
+  if (!body) return { kind: 'problem', problem: fault('empty-body') };
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const chunks: Uint8Array[] = [];
+  let seen = '';
+  let ended = false;
+  while (true) {
+    const start = seen.trimStart();
+    const decided = start !== '' && (!/^(data|event|id|retry|:)/.test(start) || /\r?\n\r?\n/.test(start));
+    if (decided || ended) break;
+    if (seen.length > limits.lineChars) {
+      void reader.cancel().catch(() => {});
+      return { kind: 'problem', problem: fault('line-too-long') };
+    }
+    const { done, value } = await reader.read();
+    if (done) {
+      ended = true;
+      seen += decoder.decode();
+    } else {
+      chunks.push(value);
+      seen += decoder.decode(value, { stream: true });
+    }
+  }
+  const start = seen.trimStart();
+  if (start === '') return { kind: 'problem', problem: fault('empty-body') };
+
+  if (start.startsWith('<')) {
+    void reader.cancel().catch(() => {});
+    return { kind: 'problem', problem: fault('html-body') };
+  }
+  if (start.startsWith('{') || start.startsWith('[')) {
+    const whole = await readRest(reader, decoder, seen, 1024 * 1024);
+    return { kind: 'problem', problem: problemFromBody(200, whole) ?? fault('json-body') };
+  }
+  if (!/^(data|event|id|retry|:)/.test(start)) {
+    void reader.cancel().catch(() => {});
+    return { kind: 'problem', problem: fault('not-a-stream') };
+  }
+  const firstProblem = errorFrameIn(start.split(/\r?\n\r?\n/)[0] ?? '');
+  if (firstProblem) {
+    void reader.cancel().catch(() => {});
+    return { kind: 'problem', problem: firstProblem };
+  }
+  const replayed = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      if (ended) controller.close();
+    },
+    async pull(controller) {
+      if (ended) return;
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { kind: 'stream', body: guardEventStream(replayed, limits, attempts) };
+}
+
+async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>, decoder: InstanceType<typeof TextDecoder>, seen: string, cap: number): Promise<string> {
+  let text = seen;
+  while (text.length <= cap) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    text += decoder.decode(value, { stream: true });
+  }
+  void reader.cancel().catch(() => {});
+  return text;
+}
+
+/** The problem in an SSE event whose data is `{"error": …}`, if it is one. */
+function errorFrameIn(event: string): Problem | undefined {
+  const data = event
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).trimStart())
+    .join('\n');
+  if (!data.includes('"error"')) return undefined;
+  const problem = problemFromBody(200, data);
+  if (!problem) return undefined;
+  const parsed = JSON.parse(data) as Record<string, unknown>;
+  return 'error' in parsed ? problem : undefined;
+}
+
+/**
+ * Passes an SSE body on line by line and fails it with a `ProviderFault` on a line longer than
+ * `lineChars`, a body longer than `totalChars`, or a stream that ends without one data frame (an
+ * empty body, a lone `[DONE]`). An error frame after the first event is passed on as the stream's
+ * last line: failing the stream would make the SDK's pipes drop the text read before it, while the
+ * provider turns the frame into an error part `describeModelError` reads by its code.
+ */
+export function guardEventStream(
+  source: ReadableStream<Uint8Array>,
+  limits: StreamLimits = DEFAULT_STREAM_LIMITS,
+  attempts = 1,
+): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let pending = '';
+  let total = 0;
+  let dataFrames = 0;
+  let failure: ProviderFault | undefined;
+  let sawErrorFrame = false;
+
+  const check = (line: string): Problem | undefined => {
+    if (!line.startsWith('data:')) return undefined;
+    const data = line.slice(5).trim();
+    if (data === '' || data === '[DONE]') return undefined;
+    dataFrames++;
+    return errorFrameIn(line);
+  };
+
+  /** The complete lines of `pending` that may pass, and the failure they ran into, if any. */
+  const takeLines = (final: boolean): string => {
+    const end = final ? pending.length : pending.lastIndexOf('\n') + 1;
+    const complete = pending.slice(0, end);
+    pending = pending.slice(end);
+    if (pending.length > limits.lineChars) failure = new ProviderFault(fault('line-too-long'), attempts);
+    let out = '';
+    for (const line of complete.split('\n')) {
+      if (line.length > limits.lineChars) {
+        failure = new ProviderFault(fault('line-too-long'), attempts);
+        break;
+      }
+      out += `${line}\n`;
+      if (check(line.replace(/\r$/, ''))) {
+        sawErrorFrame = true;
+        return `${out}\n`;
+      }
+    }
+    return failure ? out : out.slice(0, -1);
+  };
+
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        while (true) {
+          if (sawErrorFrame) {
+            void reader.cancel().catch(() => {});
+            controller.close();
+            return;
+          }
+          if (failure) {
+            void reader.cancel().catch(() => {});
+            controller.error(failure);
+            return;
+          }
+          let chunk: Awaited<ReturnType<typeof reader.read>>;
+          try {
+            chunk = await reader.read();
+          } catch (error) {
+            controller.error(error);
+            return;
+          }
+          if (chunk.done) {
+            pending += decoder.decode();
+            const out = takeLines(true);
+            if (!failure && dataFrames === 0) failure = new ProviderFault(fault('empty-stream'), attempts);
+            if (out !== '') controller.enqueue(encoder.encode(out));
+            if (failure) {
+              // The lines before the failure are read first; the next pull reports it.
+              if (out !== '') return;
+              continue;
+            }
+            controller.close();
+            return;
+          }
+          total += chunk.value.byteLength;
+          if (total > limits.totalChars) {
+            failure = new ProviderFault(fault('too-large'), attempts);
+            continue;
+          }
+          pending += decoder.decode(chunk.value, { stream: true });
+          const out = takeLines(false);
+          if (out !== '') {
+            controller.enqueue(encoder.encode(out));
+            return;
+          }
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}
