@@ -10,6 +10,7 @@ import { buildInstructions } from './agent/instructions.ts';
 import { redactTurn } from './agent/redact-secrets.ts';
 import { runTurn, type ApprovalPolicy, type ApprovalRequest } from './agent/run-turn.ts';
 import { createModel, providerContext } from './providers/create-model.ts';
+import { warmUpFirstRequest } from './providers/warm-up.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
 import { createTools } from './tools/index.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
@@ -64,6 +65,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     secretPatterns: config.secretPatterns,
     toolTimeoutMs: config.toolTimeoutSeconds * 1000,
   });
+  warmUpFirstRequest(tools);
   const toolNames = Object.keys(tools);
   const instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames });
   const fitter = new ContextFitter(config.contextTokens, instructions, tools);
