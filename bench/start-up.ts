@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BenchContext } from './context.ts';
 import type { Section } from './report.ts';
 import { formatMegabytes, formatMs, formatRatio, median } from './statistics.ts';
@@ -61,23 +63,37 @@ const RSS_PROBE = `data:text/javascript,${encodeURIComponent(
 )}`;
 
 /**
- * Writes every package the process resolves to stdout as it resolves it, so its place relative to the
- * banner shows what loaded before the banner. `registerHooks` (synchronous, in-thread) needs Node 22.15+.
+ * Writes every file module the process resolves to stdout as it resolves it, so its place relative to
+ * the banner shows what loaded before the banner. `registerHooks` (synchronous, in-thread) needs Node 22.15+.
  */
-const PACKAGE_PROBE = `data:text/javascript,${encodeURIComponent(
-  "import{registerHooks}from'node:module';registerHooks({resolve(s,c,n){const r=n(s,c);const m=/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(r.url);if(m)process.stdout.write('bench-package '+m[1]+'\\n');return r;}});",
+const MODULE_PROBE = `data:text/javascript,${encodeURIComponent(
+  "import{registerHooks}from'node:module';registerHooks({resolve(s,c,n){const r=n(s,c);if(r.url.startsWith('file:'))process.stdout.write('bench-module '+r.url+'\\n');return r;}});",
 )}`;
 /** What must never load before the banner: the SDK, its providers, the schema library. */
 const HEAVY_PACKAGE = /^(ai|@ai-sdk\/.*|zod)$/;
+const packageIn = (path: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1];
 
-/** Packages resolved before the banner line, in order, or undefined when the probe could not run. */
+/**
+ * Packages whose code ran before the banner line, or undefined when the probe could not run: those
+ * resolved from node_modules, and those esbuild bundled into a dist/ file that loaded (it names each
+ * bundled source file in a `// node_modules/...` comment).
+ */
 function packagesBeforeBanner(stdout: string): string[] | undefined {
   const lines = stdout.split('\n');
   const bannerAt = lines.findIndex((line) => line.startsWith('Sylvan v'));
-  const probed = lines.some((line) => line.startsWith('bench-package '));
+  const probed = lines.some((line) => line.startsWith('bench-module '));
   if (bannerAt < 0 || !probed) return undefined;
-  const names = lines.slice(0, bannerAt).filter((line) => line.startsWith('bench-package ')).map((line) => line.slice('bench-package '.length));
-  return [...new Set(names)];
+  const names = new Set<string>();
+  for (const line of lines.slice(0, bannerAt)) {
+    if (!line.startsWith('bench-module ')) continue;
+    const path = fileURLToPath(line.slice('bench-module '.length));
+    const direct = packageIn(path);
+    if (direct !== undefined) names.add(direct);
+    else if (/[/\\]dist[/\\][^/\\]+\.js$/.test(path)) {
+      for (const match of readFileSync(path, 'utf8').matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) names.add(match[1] as string);
+    }
+  }
+  return [...names];
 }
 
 function peakRss(run: ProcessRun): number | undefined {
@@ -130,7 +146,7 @@ export async function measureStartUp(context: BenchContext): Promise<Section[]> 
   for (const subject of subjects.slice(0, 2)) {
     rss.set(subject.name, peakRss(await runNode(['--import', RSS_PROBE, ...subject.args], { cwd: cwdOf(subject), env })));
   }
-  const probe = await runNode(['--import', PACKAGE_PROBE, cli], { cwd: workspace, env, stdin: 'exit\n' });
+  const probe = await runNode(['--import', MODULE_PROBE, cli], { cwd: workspace, env, stdin: 'exit\n' });
   const beforeBanner = packagesBeforeBanner(probe.stdout);
 
   const runsOf = (name: string) => results.get(name) ?? [];
