@@ -114,8 +114,7 @@ export async function measureLoopOverhead(context: BenchContext): Promise<Sectio
     ],
     notes: [
       'each step is one tool call with a new input and its result; the history grows to 2,000 messages.',
-      "Sylvan calls streamText once per step, so the SDK's per-call setup (it scans the whole history for",
-      'tool approvals whenever the last message is a tool result) runs every step, which its own loop does once.',
+      "Sylvan calls streamText once per step, so the SDK's per-call setup (a scan of the whole history for tool approvals) runs every step.",
     ],
   };
 }
