@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchContext } from './context.ts';
 import type { Section } from './report.ts';
-import { formatMs, median } from './statistics.ts';
+import { formatMegabytes, formatMs, formatRatio, median } from './statistics.ts';
 
 /** One process from spawn to exit. */
 export interface ProcessRun {
@@ -62,23 +63,37 @@ const RSS_PROBE = `data:text/javascript,${encodeURIComponent(
 )}`;
 
 /**
- * Writes every package the process resolves to stdout as it resolves it, so its place relative to the
- * banner shows what loaded before the banner. `registerHooks` (synchronous, in-thread) needs Node 22.15+.
+ * Writes every file module the process resolves to stdout as it resolves it, so its place relative to
+ * the banner shows what loaded before the banner. `registerHooks` (synchronous, in-thread) needs Node 22.15+.
  */
-const PACKAGE_PROBE = `data:text/javascript,${encodeURIComponent(
-  "import{registerHooks}from'node:module';registerHooks({resolve(s,c,n){const r=n(s,c);const m=/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(r.url);if(m)process.stdout.write('bench-package '+m[1]+'\\n');return r;}});",
+const MODULE_PROBE = `data:text/javascript,${encodeURIComponent(
+  "import{registerHooks}from'node:module';registerHooks({resolve(s,c,n){const r=n(s,c);if(r.url.startsWith('file:'))process.stdout.write('bench-module '+r.url+'\\n');return r;}});",
 )}`;
 /** What must never load before the banner: the SDK, its providers, the schema library. */
 const HEAVY_PACKAGE = /^(ai|@ai-sdk\/.*|zod)$/;
+const packageIn = (path: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1];
 
-/** Packages resolved before the banner line, in order, or undefined when the probe could not run. */
+/**
+ * Packages whose code ran before the banner line, or undefined when the probe could not run: those
+ * resolved from node_modules, and those esbuild bundled into a dist/ file that loaded (it names each
+ * bundled source file in a `// node_modules/...` comment).
+ */
 function packagesBeforeBanner(stdout: string): string[] | undefined {
   const lines = stdout.split('\n');
   const bannerAt = lines.findIndex((line) => line.startsWith('Sylvan v'));
-  const probed = lines.some((line) => line.startsWith('bench-package '));
+  const probed = lines.some((line) => line.startsWith('bench-module '));
   if (bannerAt < 0 || !probed) return undefined;
-  const names = lines.slice(0, bannerAt).filter((line) => line.startsWith('bench-package ')).map((line) => line.slice('bench-package '.length));
-  return [...new Set(names)];
+  const names = new Set<string>();
+  for (const line of lines.slice(0, bannerAt)) {
+    if (!line.startsWith('bench-module ')) continue;
+    const path = fileURLToPath(line.slice('bench-module '.length));
+    const direct = packageIn(path);
+    if (direct !== undefined) names.add(direct);
+    else if (/[/\\]dist[/\\][^/\\]+\.js$/.test(path)) {
+      for (const match of readFileSync(path, 'utf8').matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) names.add(match[1] as string);
+    }
+  }
+  return [...names];
 }
 
 function peakRss(run: ProcessRun): number | undefined {
@@ -89,153 +104,79 @@ function peakRss(run: ProcessRun): number | undefined {
 interface Subject {
   name: string;
   args: string[];
-  cwd: string;
   stdin?: string;
-  /** Throws when the run did not do what it should, so a broken CLI never passes as a fast one. */
-  check: (run: ProcessRun) => void;
+  /** What stdout must contain, so a broken CLI never passes as a fast one. */
+  expected?: string;
 }
 
-/**
- * Time to banner must stay under `node -e 0` plus this. Measured on this 2-core machine while other
- * test suites shared it: the banner comes 35-100 ms after a bare node start (resolving and compiling
- * config, readline, chalk, dotenv and the ui modules), so 200 ms is twice that. `import('ai')` alone
- * costs another 80-130 ms, so the SDK landing on the start-up path would push the banner close to
- * the limit; the package probe catches that regression exactly, whatever the machine's load.
- */
-const BANNER_OVERHEAD_TARGET_MS = 200;
-/** `--help` returns before any runtime is loaded; measured 45-110 ms over a bare start, the same reasoning. */
-const HELP_OVERHEAD_TARGET_MS = 200;
-/**
- * `-p` loads the whole runtime (SDK, provider, tools) and runs one mock turn with no streaming delay:
- * measured 220-430 ms over a bare node start on the busy machine, so 800 ms is about twice that.
- */
-const PRINT_OVERHEAD_TARGET_MS = 800;
+const VERSION_TARGET = 1.3;
 
 /**
- * Start-up of the built CLI (`node bin/sylvan.js`, which loads dist/), against a bare node start and a
- * bare `import('ai')`. Runs are interleaved so that a noisy moment hurts every subject alike.
+ * Whole processes of the built CLI (`node bin/sylvan.js`, which loads dist/) against a bare
+ * `node -e 0`, interleaved round by round so that a busy moment hurts every subject alike; each
+ * ratio is the median of the rounds' own ratios. Also which packages load before the banner.
  */
-export async function measureStartUp(projectRoot: string, runs: number): Promise<Section[]> {
-  const workspace = mkdtempSync(join(tmpdir(), 'sylvan-bench-'));
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: workspace,
-    SYLVAN_HOME: join(workspace, '.sylvan-home'),
-    SYLVAN_MOCK_DELAY_MS: '0',
-    SYLVAN_NO_NODE_WARNING: '1',
-    NO_COLOR: '1',
-  };
+export async function measureStartUp(context: BenchContext): Promise<Section[]> {
+  const { projectRoot, workspace, env, rounds } = context;
   const cli = join(projectRoot, 'bin', 'sylvan.js');
-  const ok = (name: string, run: ProcessRun, expected?: string) => {
-    if (run.exitCode !== 0 || (expected !== undefined && !run.stdout.includes(expected))) {
-      throw new Error(`${name} failed (exit ${run.exitCode}): ${(run.stderr || run.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+  const subjects: Subject[] = [
+    { name: 'node -e 0', args: ['-e', '0'] },
+    { name: 'sylvan --version', args: [cli, '--version'], expected: '.' },
+    { name: 'sylvan --help', args: [cli, '--help'], expected: 'Usage:' },
+    { name: "printf 'exit\\n' | sylvan", args: [cli], stdin: 'exit\n', expected: 'Sylvan v' },
+    { name: 'sylvan -p (one mock turn)', args: [cli, '-p', '(2+3)*4 等于多少？'], expected: '20' },
+    { name: "node -e \"await import('ai')\"", args: ['--input-type=module', '-e', "await import('ai')"] },
+  ];
+  const check = (subject: Subject, run: ProcessRun) => {
+    if (run.exitCode !== 0 || (subject.expected !== undefined && !run.stdout.includes(subject.expected))) {
+      throw new Error(`${subject.name} failed (exit ${run.exitCode}): ${(run.stderr || run.stdout).trim().split('\n').slice(-3).join(' | ')}`);
     }
   };
-  const subjects: Subject[] = [
-    { name: 'node -e 0', args: ['-e', '0'], cwd: projectRoot, check: (run) => ok('node -e 0', run) },
+  const cwdOf = (subject: Subject) => (subject.name.startsWith('node') ? projectRoot : workspace);
+
+  const results = new Map<string, ProcessRun[]>(subjects.map((subject) => [subject.name, []]));
+  for (let round = 0; round <= rounds; round++) {
+    for (const subject of subjects) {
+      const run = await runNode(subject.args, { cwd: cwdOf(subject), env, stdin: subject.stdin });
+      check(subject, run);
+      if (round > 0) results.get(subject.name)?.push(run);
+    }
+  }
+  const rss = new Map<string, number | undefined>();
+  for (const subject of subjects.slice(0, 2)) {
+    rss.set(subject.name, peakRss(await runNode(['--import', RSS_PROBE, ...subject.args], { cwd: cwdOf(subject), env })));
+  }
+  const probe = await runNode(['--import', MODULE_PROBE, cli], { cwd: workspace, env, stdin: 'exit\n' });
+  const beforeBanner = packagesBeforeBanner(probe.stdout);
+
+  const runsOf = (name: string) => results.get(name) ?? [];
+  const baselineRuns = runsOf('node -e 0');
+  const ratioOf = (name: string) => median(runsOf(name).map((run, index) => run.exitMs / (baselineRuns[index]?.exitMs ?? Number.NaN)));
+  const cell = (name: string) => `${formatMs(median(runsOf(name).map((run) => run.exitMs)))}  ${formatRatio(ratioOf(name))} node -e 0`;
+  const versionRatio = ratioOf('sylvan --version');
+  const peak = (name: string) => {
+    const bytes = rss.get(name);
+    return bytes === undefined ? 'n/a' : formatMegabytes(bytes);
+  };
+
+  return [
     {
-      name: "import('ai')",
-      args: ['-e', "await import('ai')"],
-      cwd: projectRoot,
-      check: (run) => ok("node -e \"await import('ai')\"", run),
-    },
-    { name: 'sylvan (exit)', args: [cli], cwd: workspace, stdin: 'exit\n', check: (run) => ok('sylvan <<< exit', run, 'Sylvan v') },
-    { name: 'sylvan --help', args: [cli, '--help'], cwd: workspace, check: (run) => ok('sylvan --help', run, 'Usage:') },
-    {
-      name: 'sylvan -p',
-      args: [cli, '-p', '(2+3)*4 等于多少？'],
-      cwd: workspace,
-      check: (run) => ok('sylvan -p "(2+3)*4 等于多少？"', run, '20'),
+      title: `Start-up, whole process, built CLI (median of ${rounds} paired runs, piped stdio, mock model)`,
+      rows: [
+        { measure: 'node -e 0 (reference)', result: formatMs(median(baselineRuns.map((run) => run.exitMs))) },
+        { measure: 'sylvan --version', result: cell('sylvan --version'), target: `<= ${VERSION_TARGET}x`, passed: versionRatio <= VERSION_TARGET },
+        ...subjects.slice(2).map((subject) => ({ measure: subject.name, result: cell(subject.name) })),
+        { measure: 'peak RSS: node -e 0 / sylvan --version', result: `${peak('node -e 0')} / ${peak('sylvan --version')}` },
+        beforeBanner === undefined
+          ? { measure: 'packages loaded before the banner', result: 'n/a (needs module.registerHooks, Node 22.15+)' }
+          : {
+              measure: 'packages loaded before the banner',
+              result: beforeBanner.join(', ') || 'none',
+              target: 'no ai, @ai-sdk/*, zod',
+              passed: !beforeBanner.some((name) => HEAVY_PACKAGE.test(name)),
+            },
+      ],
+      notes: ['the piped REPL loads the runtime right after the banner, so its exit time includes the SDK.'],
     },
   ];
-
-  try {
-    const results = new Map<string, ProcessRun[]>(subjects.map((subject) => [subject.name, []]));
-    // The first round warms the file cache and is not counted.
-    for (let round = 0; round <= runs; round++) {
-      for (const subject of subjects) {
-        const run = await runNode(subject.args, { cwd: subject.cwd, env, stdin: subject.stdin });
-        subject.check(run);
-        if (round > 0) results.get(subject.name)?.push(run);
-      }
-    }
-    const rss = new Map<string, number | undefined>();
-    for (const subject of subjects) {
-      const run = await runNode(['--import', RSS_PROBE, ...subject.args], { cwd: subject.cwd, env, stdin: subject.stdin });
-      rss.set(subject.name, peakRss(run));
-    }
-
-    const probe = await runNode(['--import', PACKAGE_PROBE, cli], { cwd: workspace, env, stdin: 'exit\n' });
-    const beforeBanner = packagesBeforeBanner(probe.stdout);
-
-    const exitMedian = (name: string) => median((results.get(name) ?? []).map((run) => run.exitMs));
-    const baseline = exitMedian('node -e 0');
-    const aiImport = exitMedian("import('ai')");
-    const banner = median((results.get('sylvan (exit)') ?? []).map((run) => run.firstLineMs ?? Number.NaN));
-    const replExit = exitMedian('sylvan (exit)');
-    const help = exitMedian('sylvan --help');
-    const print = exitMedian('sylvan -p');
-    const over = (ms: number) => `+${formatMs(ms - baseline)}`;
-    const megabytes = (name: string) => {
-      const bytes = rss.get(name);
-      return bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-    };
-
-    return [
-      {
-        title: `Start-up, built CLI (median of ${runs} runs each, piped stdin, mock model)`,
-        rows: [
-          { measure: 'node -e 0 (baseline)', result: formatMs(baseline) },
-          { measure: "node -e \"await import('ai')\"", result: `${formatMs(aiImport)} (${over(aiImport)})` },
-          {
-            measure: 'sylvan: spawn -> banner line',
-            result: `${formatMs(banner)} (${over(banner)})`,
-            target: `< baseline + ${BANNER_OVERHEAD_TARGET_MS} ms`,
-            passed: banner - baseline < BANNER_OVERHEAD_TARGET_MS,
-          },
-          beforeBanner === undefined
-            ? { measure: 'packages loaded before the banner', result: 'n/a (needs module.registerHooks, Node 22.15+)' }
-            : {
-                measure: 'packages loaded before the banner',
-                result: beforeBanner.join(', ') || 'none',
-                target: 'no ai, @ai-sdk/*, zod',
-                passed: !beforeBanner.some((name) => HEAVY_PACKAGE.test(name)),
-              },
-          { measure: "sylvan: printf 'exit\\n' | sylvan -> exit", result: `${formatMs(replExit)} (${over(replExit)})` },
-        ],
-        notes: [
-          'the piped REPL loads the runtime right after the banner, so its exit time includes the SDK.',
-        ],
-      },
-      {
-        title: `One-shot commands (median of ${runs} runs, SYLVAN_MOCK_DELAY_MS=0)`,
-        rows: [
-          {
-            measure: 'sylvan --help',
-            result: `${formatMs(help)} (${over(help)})`,
-            target: `< baseline + ${HELP_OVERHEAD_TARGET_MS} ms`,
-            passed: help - baseline < HELP_OVERHEAD_TARGET_MS,
-          },
-          {
-            measure: 'sylvan -p "(2+3)*4 ..." (one mock turn)',
-            result: `${formatMs(print)} (${over(print)})`,
-            target: `< baseline + ${PRINT_OVERHEAD_TARGET_MS} ms`,
-            passed: print - baseline < PRINT_OVERHEAD_TARGET_MS,
-          },
-        ],
-      },
-      {
-        title: 'Peak RSS of the process (one run each, process.resourceUsage().maxRSS)',
-        rows: [
-          { measure: 'node -e 0', result: megabytes('node -e 0') },
-          { measure: "node -e \"await import('ai')\"", result: megabytes("import('ai')") },
-          { measure: 'sylvan --help', result: megabytes('sylvan --help') },
-          { measure: "printf 'exit\\n' | sylvan", result: megabytes('sylvan (exit)') },
-          { measure: 'sylvan -p (one mock turn)', result: megabytes('sylvan -p') },
-        ],
-      },
-    ];
-  } finally {
-    rmSync(workspace, { recursive: true, force: true });
-  }
 }

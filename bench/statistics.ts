@@ -39,3 +39,6 @@ export const formatMicroseconds = (microseconds: number): string => `${microseco
 export const formatMegabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 export const formatCount = (count: number): string => count.toLocaleString('en-US');
+
+/** "1.23x": how many times the reference a measurement took. */
+export const formatRatio = (ratio: number): string => `${ratio.toFixed(2)}x`;

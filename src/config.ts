@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse as parseDotenv } from 'dotenv';
 import { contextWindowFor } from './providers/model-catalogue.ts';
 import { parseThinkingOptions, type ThinkingSetting } from './providers/thinking.ts';
 import { parseNumberSetting, type NumberSettingName } from './settings/number-settings.ts';
@@ -92,6 +92,10 @@ Keys (environment or .env in this folder): DASHSCOPE_API_KEY, OPENAI_API_KEY (+ 
 With no key Sylvan runs a built-in offline mock model.`;
 
 type Environment = Record<string, string | undefined>;
+
+/** dotenv costs more to load than the rest of start-up's modules together: loaded only when a .env exists. */
+const parseDotenv = (source: Buffer): Environment =>
+  (createRequire(import.meta.url)('dotenv') as typeof import('dotenv')).parse(source);
 
 function readDotenv(cwd: string): Environment {
   try {

@@ -17,6 +17,7 @@ import { SearchSourceLog, withSearchSources } from './providers/dashscope-search
 import { listServerModels, type ServerModels } from './providers/list-models.ts';
 import { contextWindowFor } from './providers/model-catalogue.ts';
 import type { ThinkingSetting } from './providers/thinking.ts';
+import { warmUpFirstRequest } from './providers/warm-up.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
 import { createTools } from './tools/index.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
@@ -99,6 +100,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     onProgress: progress.report,
     search: config.search,
   });
+  warmUpFirstRequest(tools);
   const builtInTools: ToolSet = tools;
   const instructionFiles = loadProjectInstructions(config.cwd, config.home);
   const projectInstructions = instructionsSection(instructionFiles);

@@ -79,18 +79,24 @@ export async function* runStep(
     pendingApprovals: [],
     lateResults: undefined,
   };
-  const knownCallIds = new Set(
-    messages.flatMap((message) =>
-      message.role === 'assistant' && Array.isArray(message.content)
-        ? message.content.filter((part) => part.type === 'tool-call').map((part) => part.toolCallId)
-        : [],
-    ),
-  );
-  const answeredCallIds = new Set(
-    messages.flatMap((message) =>
-      message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result').map((part) => part.toolCallId) : [],
-    ),
-  );
+  // Only parts that arrive before the step starts (answers to approvals) need these: built on first
+  // use, so a normal step does no work that grows with the history.
+  let knownCallIds: Set<string> | undefined;
+  let answeredCallIds: Set<string> | undefined;
+  const isKnownCall = (id: string) =>
+    (knownCallIds ??= new Set(
+      messages.flatMap((message) =>
+        message.role === 'assistant' && Array.isArray(message.content)
+          ? message.content.filter((part) => part.type === 'tool-call').map((part) => part.toolCallId)
+          : [],
+      ),
+    )).has(id);
+  const isAnsweredCall = (id: string) =>
+    (answeredCallIds ??= new Set(
+      messages.flatMap((message) =>
+        message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result').map((part) => part.toolCallId) : [],
+      ),
+    )).has(id);
   const lateResultParts: Extract<ModelMessage, { role: 'tool' }>['content'] = [];
   const denialReasons = new Map<string, string>();
   const allowedBetweenSteps = new Set<string>();
@@ -152,7 +158,7 @@ export async function* runStep(
           yield { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
           break;
         case 'tool-result':
-          if (!stepStarted && knownCallIds.has(part.toolCallId)) {
+          if (!stepStarted && isKnownCall(part.toolCallId)) {
             lateResultParts.push({
               type: 'tool-result',
               toolCallId: part.toolCallId,
@@ -186,7 +192,7 @@ export async function* runStep(
           break;
         case 'tool-output-denied':
           // The SDK repeats an automatic denial of the last step when it starts the next one.
-          if (!stepStarted && answeredCallIds.has(part.toolCallId)) break;
+          if (!stepStarted && isAnsweredCall(part.toolCallId)) break;
           yield {
             type: 'tool-denied',
             toolCallId: part.toolCallId,

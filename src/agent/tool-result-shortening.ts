@@ -8,8 +8,6 @@ const NOTE_TOKENS = 24;
 /** Below this a shortened result says too little to be worth keeping more than the note. */
 export const MIN_SHORTENED_RESULT_TOKENS = 64;
 
-const numberFormat = new Intl.NumberFormat('en-US');
-
 /**
  * Cuts `text` to at most about `maxTokens` tokens (by the same estimate as `estimateTextTokens`),
  * keeping the beginning and appending a note the model can read, e.g.
@@ -20,7 +18,7 @@ export function shortenText(text: string, maxTokens: number): string {
   const { dense, other } = countCharacters(text);
   if (tokensForCounts(dense, other) <= maxTokens) return text;
   const keptLength = prefixLengthWithin(text, Math.max(0, maxTokens - NOTE_TOKENS));
-  const note = `[… shortened from ${numberFormat.format(text.length)} to ${numberFormat.format(keptLength)} characters to fit the context window]`;
+  const note = `[… shortened from ${text.length.toLocaleString('en-US')} to ${keptLength.toLocaleString('en-US')} characters to fit the context window]`;
   return keptLength === 0 ? note : `${text.slice(0, keptLength)}\n${note}`;
 }
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
 /** Ids are file names: letters, digits, '-', '_' and '.', no '..', so an id can never leave the sessions folder. */
@@ -21,7 +20,9 @@ function assertValidSessionId(id: string): void {
  * '-', plus four random hex digits so two sessions started in the same millisecond do not collide.
  */
 export function createSessionId(now: Date): string {
-  return `${now.toISOString().replace(/[:.]/g, '-')}-${randomBytes(2).toString('hex')}`;
+  // The global Web Crypto loads on first use; importing node:crypto would load it before the prompt.
+  const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(2))).toString('hex');
+  return `${now.toISOString().replace(/[:.]/g, '-')}-${random}`;
 }
 
 /** `$SYLVAN_HOME/sessions`. */

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+const version = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+/**
+ * The other tests run src/ through tsx; this one builds the bundle the way `npm run build` does
+ * (into a temp copy of the package) and runs bin/sylvan.js on it, so a dependency that does not
+ * survive bundling fails here rather than for a user.
+ */
+describe('the built CLI (bin/sylvan.js on the bundled dist/)', { timeout: 120_000 }, () => {
+  let packageRoot = '';
+  let workspace = '';
+  const run = (args: string[], stdin = '') =>
+    spawnSync(process.execPath, [join(packageRoot, 'bin', 'sylvan.js'), ...args], {
+      cwd: workspace,
+      input: stdin,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: workspace,
+        SYLVAN_HOME: join(workspace, '.sylvan-home'),
+        SYLVAN_MOCK_DELAY_MS: '0',
+        SYLVAN_NO_NODE_WARNING: '1',
+        NO_COLOR: '1',
+      },
+    });
+
+  before(() => {
+    packageRoot = mkdtempSync(join(tmpdir(), 'sylvan-built-'));
+    workspace = join(packageRoot, 'workspace');
+    mkdirSync(workspace);
+    cpSync(join(projectRoot, 'bin'), join(packageRoot, 'bin'), { recursive: true });
+    cpSync(join(projectRoot, 'package.json'), join(packageRoot, 'package.json'));
+    symlinkSync(join(projectRoot, 'node_modules'), join(packageRoot, 'node_modules'), 'dir');
+    const built = spawnSync(process.execPath, [join(projectRoot, 'scripts', 'build.mjs'), join(packageRoot, 'dist')], {
+      cwd: projectRoot,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(built.status, 0, `the build failed: ${built.stderr}`);
+  });
+  after(() => rmSync(packageRoot, { recursive: true, force: true }));
+
+  test('--version and -v print the package version and nothing else', () => {
+    for (const flag of ['--version', '-v']) {
+      const result = run([flag]);
+      assert.equal(result.status, 0);
+      assert.equal(result.stdout, `${version}\n`);
+      assert.equal(result.stderr, '');
+    }
+  });
+
+  test('--help prints the usage', () => {
+    const result = run(['--help']);
+    assert.equal(result.status, 0);
+    assert.match(result.stdout, /^Usage: sylvan/);
+  });
+
+  test('a flag the fast path does not know still gets the usual error', () => {
+    const result = run(['--version', '--nonsense']);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /--nonsense/);
+  });
+
+  test('print mode runs a whole mock turn with a tool through the bundled runtime', () => {
+    const result = run(['-p', '(2+3)*4 等于多少？']);
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /20/);
+    assert.match(result.stderr, /calculate/);
+  });
+
+  test('the REPL shows its banner with the version and exits on "exit"', () => {
+    const result = run([], 'exit\n');
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, new RegExp(`Sylvan v${version.replace(/\./g, '\\.')}`));
+  });
+});
