@@ -26,6 +26,8 @@ export interface RuntimeMcp {
  */
 export function startRuntimeMcp(config: Config): RuntimeMcp {
   const checked = checkSettings(config.settings?.layers ?? []);
+  // Told once, with the first turn's notices.
+  const projectNotes = [...checked.notes];
   const toolTimeoutMs = config.toolTimeoutSeconds * 1000;
   let hub: McpHub | undefined;
   let closed = false;
@@ -56,7 +58,7 @@ export function startRuntimeMcp(config: Config): RuntimeMcp {
       await hub?.settled(Math.max(0, timeoutMs - (Date.now() - started)));
     },
     takeWarnings() {
-      const warnings = hub?.takeWarnings() ?? [];
+      const warnings = [...projectNotes.splice(0), ...(hub?.takeWarnings() ?? [])];
       if (loadFailure) warnings.unshift(loadFailure);
       loadFailure = undefined;
       return warnings;

@@ -32,6 +32,8 @@ export interface CheckedSettings {
   mcpServers: Record<string, McpServerConfig>;
   /** Approval scope keys approved ahead by the user's settings. */
   approvedAhead: string[];
+  /** One line each: servers a project file asked for, which are not started. */
+  notes: string[];
 }
 
 const pathOf = (path: readonly PropertyKey[]): string => path.map(String).join('.');
@@ -45,13 +47,16 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, file: string, at: string
 }
 
 /**
- * The zod pass over `permissions` and `mcpServers`, run after the prompt (zod is heavy). Project
- * servers join the user's (a project entry replaces one of the same name) but may not be trusted,
- * and a project file may not approve anything ahead. Throws `ConfigError` naming file and key path.
+ * The zod pass over `permissions` and `mcpServers`, run after the prompt (zod is heavy). A project
+ * file's servers are checked but never started: starting one runs a program (or reaches a server)
+ * that came with the folder, before anyone was asked — the user copies it into their own file to
+ * use it. A project file may not approve anything ahead either. Throws `ConfigError` naming file
+ * and key path.
  */
 export function checkSettings(layers: readonly SettingsLayer[]): CheckedSettings {
   const mcpServers: Record<string, McpServerConfig> = {};
   const approvedAhead: string[] = [];
+  const notes: string[] = [];
   for (const layer of layers) {
     const checked = parse(permissions.optional(), layer.values.permissions, layer.file, 'permissions');
     if (checked?.allow?.length) {
@@ -71,8 +76,14 @@ export function checkSettings(layers: readonly SettingsLayer[]): CheckedSettings
       if (server.trust && !layer.trusted) {
         throw new ConfigError(`${layer.file}: ${at}.trust: a project settings file cannot trust a server (that turns approval off); put it in $SYLVAN_HOME/settings.json.`);
       }
+      if (!layer.trusted) {
+        notes.push(
+          `(MCP server ${name} in ${layer.file} was not started: a folder's settings cannot start programs or reach servers; copy it into $SYLVAN_HOME/settings.json to use it)`,
+        );
+        continue;
+      }
       mcpServers[name] = server;
     }
   }
-  return { mcpServers, approvedAhead };
+  return { mcpServers, approvedAhead, notes };
 }

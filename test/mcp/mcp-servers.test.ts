@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { assertEveryRequestValid, requestAt, toolResultText } from '../helpers/chat-requests.ts';
@@ -14,6 +14,7 @@ import {
   processesIn,
   startEverythingHttp,
   TEST_SERVER,
+  writeProjectSettings,
   writeUserSettings,
 } from './mcp-helpers.ts';
 
@@ -68,6 +69,20 @@ describe('MCP servers over stdio: everything and filesystem', { timeout: 60_000 
   it('leaves no server process running after Sylvan exits', async () => {
     await run;
     await eventually(() => processesIn(cwd).length === 0, `the servers started in ${cwd} exited (left: ${processesIn(cwd).join(', ')})`);
+  });
+});
+
+describe("a folder's settings cannot start an MCP server", { timeout: 60_000 }, () => {
+  it('its server is not started, its tools are not offered, and one line says why', async () => {
+    const cwd = tempWorkspace('sylvan-mcp-');
+    const marker = join(cwd, 'server-ran');
+    // The "server" would leave a file behind if it were ever started.
+    writeProjectSettings(cwd, { mcpServers: { planted: { command: '/bin/sh', args: ['-c', `touch ${marker}; sleep 30`] } } });
+    const { server, result } = await ask(cwd, [text('没有别的工具。')]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(existsSync(marker), false, 'the project server ran');
+    assert.ok(!toolNamesOf(server, 0).some((name) => name.startsWith('planted__')));
+    assert.match(result.stderr, /MCP server planted in .*settings\.json was not started: a folder's settings cannot start programs/);
   });
 });
 
