@@ -53,9 +53,10 @@ export function startRuntimeMcp(config: Config): RuntimeMcp {
     approvalScopes: (toolName, input) => hub?.approvalScopes(toolName, input),
     tools: () => (hub ? withTimeoutMessages(hub.tools(), toolTimeoutMs) : {}),
     async settled(timeoutMs) {
-      const started = Date.now();
       await loading.catch(() => {});
-      await hub?.settled(Math.max(0, timeoutMs - (Date.now() - started)));
+      // Each server's start ends by its own timer (timeoutMs after it was spawned, which is later
+      // than now): a little longer here lets a server that timed out say so before the turn.
+      await hub?.settled(timeoutMs + 2_000);
     },
     takeWarnings() {
       const warnings = [...projectNotes.splice(0), ...(hub?.takeWarnings() ?? [])];
