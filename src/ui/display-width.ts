@@ -4,46 +4,23 @@
  * and wrapped with its escape sequences taking no room.
  */
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+import { graphemes, graphemeWidth as editorGraphemeWidth } from './input/text-width.ts';
 
 /** SGR styling and OSC 8 hyperlinks, the only sequences Sylvan itself writes into styled text. */
 const STYLE_SEQUENCE = /\u001b\[[0-9;]*m|\u001b\]8;[^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
 
-const EMOJI = /\p{Extended_Pictographic}/u;
-const EMOJI_PRESENTATION = /\p{Emoji_Presentation}|\uFE0F/u;
-const ZERO_WIDTH = /^[\p{M}\u200b-\u200d\u2060\uFE00-\uFE0F]+$/u;
-
-function isWideCodePoint(code: number): boolean {
-  return (
-    (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0x303e) ||
-    (code >= 0x3041 && code <= 0x33ff) ||
-    (code >= 0x3400 && code <= 0x4dbf) ||
-    (code >= 0x4e00 && code <= 0x9fff) ||
-    (code >= 0xa000 && code <= 0xa4cf) ||
-    (code >= 0xa960 && code <= 0xa97f) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) ||
-    (code >= 0x20000 && code <= 0x3fffd)
-  );
-}
-
-/** Columns of one grapheme cluster. */
+/**
+ * Columns of one grapheme cluster, by the line editor's rules (one table of widths for what the
+ * user types and what Sylvan prints). Controls take none here: output is sanitised before it is
+ * measured, so the only ones left are line breaks.
+ */
 export function graphemeWidth(grapheme: string): number {
-  if (grapheme === '' || ZERO_WIDTH.test(grapheme)) return 0;
   const code = grapheme.codePointAt(0) ?? 0;
-  if (code < 0x20 || (code >= 0x7f && code < 0xa0)) return 0;
-  if (isWideCodePoint(code)) return 2;
-  if (EMOJI.test(grapheme) && EMOJI_PRESENTATION.test(grapheme)) return 2;
-  return 1;
+  if (grapheme === '' || (code < 0x20 && grapheme !== '\t') || (code >= 0x7f && code < 0xa0)) return 0;
+  return editorGraphemeWidth(grapheme);
 }
 
-export function graphemes(text: string): string[] {
-  return Array.from(segmenter.segment(text), (segment) => segment.segment);
-}
+export { graphemes };
 
 /** Removes Sylvan's styling sequences. */
 export function stripStyle(text: string): string {
