@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError, HELP, loadConfig, type Config } from './config.ts';
 import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
-import { createPipedReader, createTerminalReader } from './ui/line-reader.ts';
+import { createTerminalReader } from './ui/line-reader.ts';
 import { prepareHome } from './session/session-home.ts';
 import { resolveResume, type ResumedSession } from './ui/resume.ts';
 import { loadedFilesLine } from './settings/loaded-files.ts';
@@ -12,7 +12,11 @@ import { sanitize, sanitizeLine } from './ui/sanitize.ts';
 import { PROMPT, runRepl } from './ui/repl.ts';
 import { SLASH_COMMAND_SUMMARIES } from './ui/slash-commands.ts';
 
+/** package.json's version, put in by the build (scripts/build.mjs), so a prompt reads no file for it. */
+declare const SYLVAN_VERSION: string | undefined;
+
 function version(): string {
+  if (typeof SYLVAN_VERSION === 'string') return SYLVAN_VERSION;
   const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   return packageJson.version;
 }
@@ -129,14 +133,14 @@ async function run(argv: string[]): Promise<number> {
     const interactive = process.stdin.isTTY === true;
     const dim = chalkFor(process.stdout).dim;
     const reader = interactive
-      ? await createTerminalReader({
+      ? createTerminalReader({
           input: process.stdin,
           output: process.stdout,
           history: loadInputHistory(config.home),
           completion: { commands: SLASH_COMMAND_SUMMARIES, workspaceRoot: config.cwd, secretPatterns: config.secretPatterns },
           dim,
         })
-      : createPipedReader(process.stdin, (prompt, line) => {
+      : (await import('./ui/piped-reader.ts')).createPipedReader(process.stdin, (prompt, line) => {
           if (prompt === PROMPT) process.stdout.write(`${dim(PROMPT + line)}\n`);
           else process.stdout.write(`${prompt}${line}\n`);
         });

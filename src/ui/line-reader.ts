@@ -1,5 +1,5 @@
-import { createInterface } from 'node:readline';
-import type { CompleterOptions } from './input/completion.ts';
+import { createCompleter, type CompleterOptions } from './input/completion.ts';
+import { LineEditor } from './input/line-editor.ts';
 
 /** What a read gives back: a line, the end of input (Ctrl-D, EOF), or Ctrl-C. */
 export type ReadResult = { kind: 'line'; line: string } | { kind: 'eof' } | { kind: 'interrupt'; hadText: boolean };
@@ -21,59 +21,17 @@ export interface LineReader {
 /**
  * On a terminal: Sylvan's own line editor (`src/ui/input/`), which keeps the terminal in raw mode
  * for the whole session, so type-ahead during a turn is held for the next prompt instead of being
- * echoed over the answer, and Ctrl-C or Esc then reach `onInterrupt`. Loaded only for a terminal,
- * so piped runs never pay for it.
+ * echoed over the answer, and Ctrl-C or Esc then reach `onInterrupt`. Imported statically: a
+ * prompt always needs it, and the build then puts it in the file that draws the prompt.
  */
-export async function createTerminalReader(options: {
+export function createTerminalReader(options: {
   input: NodeJS.ReadStream;
   output: NodeJS.WriteStream;
   history: string[];
   /** The `/` commands and the workspace `@path` completes in. */
   completion?: CompleterOptions;
   dim?: (text: string) => string;
-}): Promise<LineReader> {
-  const [{ LineEditor }, { createCompleter }] = await Promise.all([import('./input/line-editor.ts'), import('./input/completion.ts')]);
+}): LineReader {
   const completer = options.completion && createCompleter(options.completion);
   return new LineEditor({ ...options, completer });
-}
-
-/**
- * For piped input: one line per read, in order, then end of input. Lines that arrive while a
- * turn runs wait their turn; nothing is dropped.
- */
-export function createPipedReader(input: NodeJS.ReadableStream, echo?: (prompt: string, line: string) => void): LineReader {
-  const rl = createInterface({ input, terminal: false, crlfDelay: Infinity });
-  const queued: string[] = [];
-  const waiting: ((result: ReadResult) => void)[] = [];
-  let ended = false;
-
-  rl.on('line', (line) => {
-    const next = waiting.shift();
-    if (next) next({ kind: 'line', line });
-    else queued.push(line);
-  });
-  rl.on('close', () => {
-    ended = true;
-    for (const next of waiting.splice(0)) next({ kind: 'eof' });
-  });
-
-  return {
-    interactive: false,
-    history: [],
-    read(prompt) {
-      return new Promise<ReadResult>((resolve) => {
-        const deliver = (result: ReadResult) => {
-          if (result.kind === 'line') echo?.(prompt, result.line);
-          resolve(result);
-        };
-        const line = queued.shift();
-        if (line !== undefined) deliver({ kind: 'line', line });
-        else if (ended) deliver({ kind: 'eof' });
-        else waiting.push(deliver);
-      });
-    },
-    close() {
-      rl.close();
-    },
-  };
 }
