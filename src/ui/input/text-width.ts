@@ -17,9 +17,14 @@ export function graphemes(text: string): string[] {
   return Array.from(segmenter.segment(text), (part) => part.segment);
 }
 
-const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\u200b]+$/u;
-const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
-const REGIONAL_INDICATOR = /\p{Regional_Indicator}/u;
+/** Built on first use: each Unicode-property pattern costs ~0.4 ms to build, and a prompt needs none. */
+let unicodeClasses: { zeroWidth: RegExp; pictographic: RegExp; regionalIndicator: RegExp } | undefined;
+const classes = () =>
+  (unicodeClasses ??= {
+    zeroWidth: /^[\p{Mn}\p{Me}\p{Cf}\u200b]+$/u,
+    pictographic: /\p{Extended_Pictographic}/u,
+    regionalIndicator: /\p{Regional_Indicator}/u,
+  });
 
 /**
  * Terminal columns of one grapheme: East Asian wide and full-width characters (CJK, kana, hangul,
@@ -31,14 +36,15 @@ export function graphemeWidth(grapheme: string): number {
   const code = grapheme.codePointAt(0) ?? 0;
   // The common case without the Unicode-property regexes, whose first use sets up ICU (~10 ms).
   if (grapheme.length === 1 && SIMPLE.test(grapheme)) return isDenseCodePoint(code) && !(code >= 0xff61 && code <= 0xffdc) ? 2 : 1;
-  if (ZERO_WIDTH.test(grapheme)) return 0;
+  const { zeroWidth, pictographic, regionalIndicator } = classes();
+  if (zeroWidth.test(grapheme)) return 0;
   // Half-width katakana and hangul, and the half-width symbols, sit inside the full-width block.
   if ((code >= 0xff61 && code <= 0xffdc) || (code >= 0xffe8 && code <= 0xffee)) return 1;
   if (isDenseCodePoint(code)) return 2;
   if (grapheme.includes('\u20e3')) return 2; // keycap emoji: 1️⃣
   // An emoji: pictographs shown as emoji (most above U+1F000, or any with the emoji selector), flags.
-  if (PICTOGRAPHIC.test(grapheme) && (code >= 0x1f000 || grapheme.includes('\ufe0f') || grapheme.includes('\u200d'))) return 2;
-  if (REGIONAL_INDICATOR.test(grapheme)) return 2;
+  if (pictographic.test(grapheme) && (code >= 0x1f000 || grapheme.includes('\ufe0f') || grapheme.includes('\u200d'))) return 2;
+  if (regionalIndicator.test(grapheme)) return 2;
   if ((code >= 0x231a && code <= 0x231b) || (code >= 0x23e9 && code <= 0x23ec) || code === 0x23f0 || code === 0x23f3) return 2;
   if ((code >= 0x25fd && code <= 0x25fe) || (code >= 0x2614 && code <= 0x2615) || (code >= 0x2648 && code <= 0x2653)) return 2;
   if (code === 0x26a1 || code === 0x26bd || code === 0x26be || code === 0x26c4 || code === 0x26c5 || code === 0x26d4) return 2;
