@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const version = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -75,6 +76,61 @@ describe('the built CLI (bin/sylvan.js on the bundled dist/)', { timeout: 120_00
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /20/);
     assert.match(result.stderr, /calculate/);
+  });
+
+  test('drawing the prompt loads one file: cli.js imports no chunk, the chunks it shared import from it', () => {
+    const dist = join(packageRoot, 'dist');
+    const cli = readFileSync(join(dist, 'cli.js'), 'utf8');
+    assert.doesNotMatch(cli, /^import[^;]*from\s*["']\.\//m, 'cli.js still imports a chunk statically');
+    const stubs = readdirSync(dist).filter((file) => /^export \{[^}]*\} from '\.\/cli\.js';\n$/.test(readFileSync(join(dist, file), 'utf8')));
+    assert.ok(stubs.length > 0, 'no chunk re-exports from cli.js: the folding did not run');
+  });
+
+  test('a settings error found after the prompt is still one line and exit code 2 (one ConfigError class)', () => {
+    // permissions are checked with zod in the runtime chunk; the CLI recognises its ConfigError only
+    // if both chunks share one copy of config.ts.
+    const home = join(workspace, '.sylvan-home');
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ permissions: { allow: ['Not A Key!'] } }));
+    try {
+      const result = run(['-p', 'hello']);
+      assert.equal(result.status, 2, result.stderr);
+      assert.match(result.stderr, /settings\.json: permissions\.allow/);
+      assert.doesNotMatch(result.stderr, /SYLVAN_DEBUG/);
+    } finally {
+      rmSync(join(home, 'settings.json'));
+    }
+  });
+
+  test("search_files' worker runs from dist/ on its own", async () => {
+    const file = join(workspace, 'notes.txt');
+    writeFileSync(file, 'one\nneedle here\n');
+    const worker = new Worker(join(packageRoot, 'dist', 'search-worker.js'), {
+      workerData: { files: [{ absolutePath: file, displayPath: 'notes.txt' }], pattern: 'needle', flags: '', maxMatches: 10, maxFileBytes: 1_000_000, maxLineChars: 200 },
+    });
+    const messages: { type: string; line?: number }[] = [];
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the built worker sent no "done" within 10 s')), 10_000);
+        worker.on('message', (message: { type: string }) => {
+          messages.push(message);
+          if (message.type === 'done') {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        worker.on('error', (error) => {
+          clearTimeout(timer);
+          reject(error);
+        });
+      });
+    } finally {
+      await worker.terminate();
+    }
+    assert.deepEqual(
+      messages.filter((message) => message.type === 'match').map((message) => message.line),
+      [2],
+    );
   });
 
   test('the REPL shows its banner with the version and exits on "exit"', () => {
