@@ -36,6 +36,10 @@ const MEASUREMENTS: { label: string; measure: (context: BenchContext) => Section
   { label: 'other agents on the PATH', measure: measureOtherAgents },
 ];
 
+/** `npm run bench -- prompt loop`: only the measurements whose label holds one of the words. */
+const only = process.argv.slice(2).map((word) => word.toLowerCase());
+const selected = only.length === 0 ? MEASUREMENTS : MEASUREMENTS.filter(({ label }) => only.some((word) => label.toLowerCase().includes(word)));
+
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 /** Builds dist/ every time: timing a stale build would measure yesterday's code. */
@@ -69,7 +73,8 @@ async function main(): Promise<number> {
   try {
     progress('npm run build …');
     progress(`built in ${formatMs(build())}`);
-    for (const { label, measure } of MEASUREMENTS) {
+    if (selected.length === 0) throw new Error(`no measurement matches ${only.join(' ')}; labels: ${MEASUREMENTS.map(({ label }) => label).join('; ')}`);
+    for (const { label, measure } of selected) {
       progress(`${label} …`);
       const measured = await measure(context);
       sections.push(...(Array.isArray(measured) ? measured : [measured]));
@@ -90,6 +95,8 @@ async function main(): Promise<number> {
     summary(sections),
   ].join('\n');
   process.stdout.write(`\n${report}\n${footer}\n`);
+  // A partial run is for looking at one number: the file keeps the last whole run.
+  if (selected !== MEASUREMENTS) return 0;
   const file = new URL('./results.md', import.meta.url);
   writeFileSync(
     file,
