@@ -80,9 +80,13 @@ export class InteractiveApproval implements ApprovalPolicy {
     return this.yes || this.approvedAhead.has(scope.key) || this.always.has(scope.key) ? 'allow' : 'ask';
   }
 
-  async ask(request: ApprovalRequest): Promise<ApprovalDecision> {
+  async ask(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalDecision> {
     // The file name and content came from the model: what is shown is exactly what will be written, controls made visible.
     const described = await this.describe(request);
+    // Stopped while the preview was prepared (a slow read): the turn is over and the prompt is back.
+    // Asking now would take the user's next message as the answer, and the status line would come
+    // back with nobody left to stop it.
+    if (signal?.aborted) return { approved: false, reason: 'The user interrupted.' };
     const description = { summary: sanitizeLine(described.summary), preview: sanitize(described.preview) };
     const scope = approvalScopeOf(request.toolName, request.input, this.extraScopes);
     this.show(description);

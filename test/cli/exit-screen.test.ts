@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync, readdirSync, readlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { hang, httpError, startDashScopeServer, text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
+import { withDeadline } from '../helpers/deadline.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { tempWorkspace } from '../helpers/start-cli.ts';
 import { startTerminal, type Terminal } from '../helpers/terminal.ts';
@@ -13,10 +17,10 @@ const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]/g;
 const USAGE = { usage: { promptTokens: 1200, completionTokens: 34 } };
 
-async function session(respond: (index: number) => Reply, context: { after(fn: () => Promise<void>): void }) {
+async function session(respond: (index: number) => Reply, context: { after(fn: () => Promise<void>): void }, cwd = tempWorkspace()) {
   const server = closeAtEnd(await startDashScopeServer({ respond: (_request, index) => respond(index) }));
   const terminal = await startTerminal({
-    cwd: tempWorkspace(),
+    cwd,
     env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '0' }),
     columns: 60,
     rows: 24,
@@ -114,4 +118,57 @@ describe('leaving the REPL after a turn, on a 60-column terminal', { timeout: 40
     }
     await assertCleanExit(terminal);
   });
+
+  test('an approval still being prepared when Esc stops the turn is never asked later, and brings no spinner back', { timeout: 90_000 }, async (context) => {
+    // The question's preview reads the file it would overwrite: a named pipe holds that read until
+    // the test writes to it, so Esc lands while the question is being prepared, every time.
+    const cwd = tempWorkspace();
+    const fifo = join(cwd, 'slow.txt');
+    execFileSync('mkfifo', [fifo]);
+    const terminal = await session(
+      (index) => (index === 0 ? toolCalls([{ name: 'write_file', arguments: { path: 'slow.txt', content: '新内容\n' } }]) : text('还在这里。', USAGE)),
+      context,
+      cwd,
+    );
+    terminal.type('写 slow.txt\r');
+    const writer = await withDeadline(openedForReading(fifo), 60_000, 'the approval preview to open slow.txt');
+    const stopped = terminal.expect(/Interrupted[\s\S]*› /, 'Esc stopping the turn');
+    terminal.type('\x1b');
+    await stopped;
+    writeSync(writer, '旧内容\n');
+    closeSync(writer);
+    await withDeadline(closedBy(terminal.pid, fifo), 60_000, 'the preview to finish reading slow.txt');
+    // The prompt is still the prompt: a question that came late would take this line as its answer.
+    await say(terminal, '你还在吗', /还在这里。[\s\S]*› /, 'the next answer');
+    const output = terminal.output;
+    assert.equal(output.match(/\[y\]es \/ \[n\]o/g)?.length ?? 0, 0, `no question was asked after the turn ended: ${JSON.stringify(output)}`);
+    const interrupted = output.indexOf('Interrupted');
+    assert.doesNotMatch(output.slice(interrupted, output.indexOf('你还在吗', interrupted)), SPINNER, 'no spinner frame at the prompt after the turn ended');
+    await assertCleanExit(terminal);
+  });
 });
+
+/** Resolves with a write end of `fifo` once someone has it open for reading. */
+async function openedForReading(fifo: string): Promise<number> {
+  while (true) {
+    try {
+      return openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    } catch (error) {
+      // ENXIO: no reader yet.
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+/** Resolves once process `pid` no longer holds `path` open. */
+async function closedBy(pid: number, path: string): Promise<void> {
+  const holds = () => readdirSync(`/proc/${pid}/fd`).some((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+    } catch {
+      return false;
+    }
+  });
+  while (holds()) await new Promise((resolve) => setTimeout(resolve, 25));
+}
