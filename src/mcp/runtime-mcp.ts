@@ -7,7 +7,7 @@ import type { McpHub, ServerSummary } from './mcp-hub.ts';
 
 /** What the runtime and the UI see of the MCP servers. */
 export interface RuntimeMcp {
-  /** Approval scope keys the user's settings approved ahead (seed the "always" set). */
+  /** Approval scope keys the user's settings approved ahead: allowed all session, kept by /approvals. */
   readonly approvedAhead: readonly string[];
   readonly approvalScopes: ApprovalScopeResolver;
   /** The tools of the servers ready now. */

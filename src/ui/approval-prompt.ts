@@ -52,11 +52,14 @@ export function pipedReplApproval(interactive: InteractiveApproval): ApprovalPol
 
 /**
  * The REPL asks: `write_file hello.txt (12 lines)? [y]es / [n]o / [a]lways this session`.
- * "Always" lasts until /approvals resets it or the program ends.
+ * "Always" lasts until /approvals resets it or the program ends; what the settings approved ahead
+ * stays (the user chose it in a file, not at a question).
  */
 export class InteractiveApproval implements ApprovalPolicy {
-  /** Scope keys answered "always" (or approved ahead by settings) for this session. */
+  /** Scope keys answered "always" in this session: what `/approvals` resets. */
   readonly always = new Set<string>();
+  /** Scope keys the user's settings approved ahead (`permissions.allow`): kept for the whole session. */
+  readonly approvedAhead: ReadonlySet<string>;
 
   constructor(
     private readonly reader: LineReader,
@@ -66,17 +69,24 @@ export class InteractiveApproval implements ApprovalPolicy {
     /** Called when the user presses Ctrl-C at the question: the turn should stop. */
     private readonly onInterrupt: () => void,
     private readonly extraScopes?: ApprovalScopeResolver,
-  ) {}
+    approvedAhead: Iterable<string> = [],
+  ) {
+    this.approvedAhead = new Set(approvedAhead);
+  }
 
   decide(toolName: string, input: unknown): 'ask' | 'allow' | 'not-needed' {
     const scope = approvalScopeOf(toolName, input, this.extraScopes);
     if (!scope) return 'not-needed';
-    return this.yes || this.always.has(scope.key) ? 'allow' : 'ask';
+    return this.yes || this.approvedAhead.has(scope.key) || this.always.has(scope.key) ? 'allow' : 'ask';
   }
 
-  async ask(request: ApprovalRequest): Promise<ApprovalDecision> {
+  async ask(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalDecision> {
     // The file name and content came from the model: what is shown is exactly what will be written, controls made visible.
     const described = await this.describe(request);
+    // Stopped while the preview was prepared (a slow read): the turn is over and the prompt is back.
+    // Asking now would take the user's next message as the answer, and the status line would come
+    // back with nobody left to stop it.
+    if (signal?.aborted) return { approved: false, reason: 'The user interrupted.' };
     const description = { summary: sanitizeLine(described.summary), preview: sanitize(described.preview) };
     const scope = approvalScopeOf(request.toolName, request.input, this.extraScopes);
     this.show(description);

@@ -90,8 +90,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       options.config.yes,
       () => turnController?.abort(),
       runtime.mcp?.approvalScopes,
+      runtime.mcp?.approvedAhead,
     );
-    for (const key of runtime.mcp?.approvedAhead ?? []) approval.always.add(key);
     state = {
       config: options.config,
       runtime,

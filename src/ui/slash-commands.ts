@@ -50,15 +50,24 @@ const COMMANDS: SlashCommand[] = [
   {
     name: '/approvals',
     usage: '/approvals',
-    summary: 'show and reset the "always" answers',
+    summary: 'show the approvals; reset this session\'s "always" answers',
     run(_argument, state) {
       const always = [...state.approval.always];
-      if (always.length === 0) {
+      const ahead = [...state.approval.approvedAhead];
+      if (always.length === 0 && ahead.length === 0) {
         state.print('  No tool is always-approved; you are asked before each file write.');
         return;
       }
+      // The settings' keys are the user's standing choice, made in a file: a reset forgets only this session's answers.
+      if (ahead.length > 0) {
+        state.print(`  Approved ahead by your settings (permissions.allow; a reset keeps them): ${ahead.map(sanitizeLine).join(', ')}.`);
+      }
+      if (always.length === 0) {
+        state.print('  Nothing was answered "always" this session.');
+        return;
+      }
       state.approval.always.clear();
-      state.print(`  Always-approved this session: ${always.join(', ')}. Reset: you will be asked again.`);
+      state.print(`  Always-approved this session: ${always.map(sanitizeLine).join(', ')}. Reset: you will be asked again.`);
     },
   },
   {

@@ -41,6 +41,14 @@ export class TerminalRenderer {
   /** Something lasting was printed this turn (so the next block is set apart by a blank line). */
   private printedAny = false;
   private lastKind: 'answer' | 'reasoning' | 'activity' | undefined;
+  /**
+   * The turn is over (turn-end) or the renderer closed: nothing may start the status line again. An
+   * approval that settles after its turn was stopped, or a notice after turn-end, used to restart it,
+   * and its timer then drew spinner frames over the prompt, or after the exit lines.
+   */
+  private ended = false;
+  /** An approval question is on screen: a spinner must not draw over it. */
+  private asking = false;
 
   constructor(
     private readonly output: Output,
@@ -56,20 +64,23 @@ export class TerminalRenderer {
 
   /** The turn has been sent: show that we are waiting for the first token. */
   begin(): void {
-    this.status.start(WAITING);
+    this.showStatus(WAITING);
   }
 
-  /** Hides the live rows while the user is asked something (an approval). */
+  /** Hides the live rows while the user is asked something (an approval); nothing draws them until `resume`. */
   suspend(): void {
+    this.asking = true;
     this.status.close();
   }
 
-  /** The question was answered: the status line comes back. */
+  /** The question was answered: the status line comes back (not once the turn is over). */
   resume(): void {
+    this.asking = false;
+    if (this.ended) return;
     const running = this.toolCalls.running;
     // A call's duration is its run, not the time the user took to answer.
     for (const record of running) record.startedAt = this.now();
-    this.status.start(running.length > 0 ? this.runningLabel() : WAITING);
+    this.showStatus(running.length > 0 ? this.runningLabel() : WAITING);
   }
 
   async render(event: AgentEvent): Promise<void> {
@@ -87,7 +98,7 @@ export class TerminalRenderer {
       case 'tool-call':
         await this.settle();
         this.toolCalls.start(event);
-        this.status.start(this.runningLabel());
+        this.showStatus(this.runningLabel());
         return;
       case 'tool-progress':
         this.status.addProgress(progressLines(event.text));
@@ -98,7 +109,7 @@ export class TerminalRenderer {
         await this.settle();
         const record = this.toolCalls.finish(event);
         this.printLines(finishedCallLines(record, this.colour, this.width()), 'activity');
-        this.status.start(this.toolCalls.running.length > 0 ? this.runningLabel() : WAITING);
+        this.showStatus(this.toolCalls.running.length > 0 ? this.runningLabel() : WAITING);
         return;
       }
       case 'notice': {
@@ -107,10 +118,11 @@ export class TerminalRenderer {
         this.printLines([this.colour.dim(message)], 'activity');
         // A notice that ends in "…" says work is under way (compacting): the status line says so until the next event.
         const underWay = /…\)?\s*$/.test(message);
-        this.status.start(underWay ? message.trim().replace(/^\((.*)\)$/, '$1') : WAITING);
+        this.showStatus(underWay ? message.trim().replace(/^\((.*)\)$/, '$1') : WAITING);
         return;
       }
       case 'turn-end':
+        this.ended = true;
         await this.settle();
         this.status.close();
         if (event.stopReason !== 'completed' && event.message) {
@@ -131,7 +143,13 @@ export class TerminalRenderer {
 
   /** Stops the clock and erases the live rows (also after an exception). */
   close(): void {
+    this.ended = true;
     this.status.close();
+  }
+
+  /** The status line, unless the turn is over or the user is being asked something. */
+  private showStatus(label: string): void {
+    if (!this.ended && !this.asking) this.status.start(label);
   }
 
   private async writeAnswer(text: string): Promise<void> {
@@ -160,7 +178,7 @@ export class TerminalRenderer {
     await this.endAnswer();
     if (!this.reasoning) {
       this.reasoning = { startedAt: this.now(), line: '', shownHeader: false };
-      this.status.start(THINKING);
+      this.showStatus(THINKING);
     }
     const reasoning = this.reasoning;
     if (this.thinking() === 'summary') return;

@@ -5,9 +5,9 @@ import { hang, startDashScopeServer, text, toolCalls } from '../helpers/dashscop
 import { signal, withDeadline } from '../helpers/deadline.ts';
 import { closeAtEnd } from '../helpers/served.ts';
 import { tempWorkspace } from '../helpers/start-cli.ts';
-import { SCREEN_DEADLINE_MS, startInTerminal } from '../helpers/terminal.ts';
+import { SCREEN_DEADLINE_MS, startTerminal } from '../helpers/terminal.ts';
 
-test('Ctrl-C mid-answer returns to the prompt, and the next turn still has the earlier turns and tool results', { timeout: 240_000 }, async () => {
+test('Ctrl-C mid-answer returns to the prompt, and the next turn still has the earlier turns and tool results', { timeout: 240_000 }, async (context) => {
   const cwd = tempWorkspace();
   const hungRequest = signal();
   const server = closeAtEnd(await startDashScopeServer({
@@ -21,10 +21,11 @@ test('Ctrl-C mid-answer returns to the prompt, and the next turn still has the e
       return text('Here is the next answer.');
     },
   }));
-  const terminal = startInTerminal(
-    { DASHSCOPE_API_KEY: 'test-key', DASHSCOPE_BASE_URL: server.baseURL, SYLVAN_HOME: join(cwd, '.home'), SYLVAN_MAX_RETRIES: '0' },
+  const terminal = await startTerminal({
     cwd,
-  );
+    env: { DASHSCOPE_API_KEY: 'test-key', DASHSCOPE_BASE_URL: server.baseURL, SYLVAN_HOME: join(cwd, '.home'), SYLVAN_MAX_RETRIES: '0' },
+  });
+  context.after(() => terminal.close());
   await terminal.expect(/› /, 'the first prompt');
   terminal.type('what is (2+3)*4?\r');
   await terminal.expect(/The answer is 20\.[\s\S]*› /, 'the first answer and a new prompt');
@@ -38,7 +39,7 @@ test('Ctrl-C mid-answer returns to the prompt, and the next turn still has the e
   terminal.type('and now?\r');
   await terminal.expect(/Here is the next answer\.[\s\S]*› /, 'the third answer');
   terminal.type('exit\r');
-  assert.equal(await withDeadline(terminal.exited, SCREEN_DEADLINE_MS, 'the REPL to exit'), 0);
+  assert.equal(await terminal.exited(), 0);
 
   assert.equal(server.requests.length, 4);
   const last = server.requests[3]!;

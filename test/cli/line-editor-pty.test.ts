@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import { hang, startDashScopeServer, text, type DashScopeServer, type Reply } from '../helpers/dashscope-server.ts';
 import { tempWorkspace } from '../helpers/start-cli.ts';
-import { startInTerminal, type Terminal } from '../helpers/terminal.ts';
+import { startTerminal, type Terminal } from '../helpers/terminal.ts';
 
 let server: DashScopeServer | undefined;
 let terminal: Terminal | undefined;
 let workspace: string | undefined;
 afterEach(async () => {
-  terminal?.kill();
+  await terminal?.close();
   await server?.close();
   if (workspace) rmSync(workspace, { recursive: true, force: true });
   server = terminal = workspace = undefined;
@@ -19,11 +19,11 @@ afterEach(async () => {
 async function session(replies: (index: number) => Reply, columns?: number) {
   workspace = tempWorkspace();
   server = await startDashScopeServer({ respond: (_request, index) => replies(index) });
-  terminal = startInTerminal(
-    { DASHSCOPE_API_KEY: 'test-key', DASHSCOPE_BASE_URL: server.baseURL, SYLVAN_HOME: join(workspace, '.home'), SYLVAN_MAX_RETRIES: '0' },
-    workspace,
-    { columns },
-  );
+  terminal = await startTerminal({
+    cwd: workspace,
+    env: { DASHSCOPE_API_KEY: 'test-key', DASHSCOPE_BASE_URL: server.baseURL, SYLVAN_HOME: join(workspace, '.home'), SYLVAN_MAX_RETRIES: '0' },
+    columns,
+  });
   await terminal.expect(/› /, 'the first prompt');
   return { terminal, server };
 }
@@ -43,7 +43,7 @@ describe('the line editor in a real terminal', { timeout: 60_000 }, () => {
     await terminal.expect(/answer 2[\s\S]*› /, 'the second answer');
     assert.deepEqual(userMessages(server), ['first line\nsecond line\nthird line', 'one\ntwo\nthree']);
     terminal.type('\x04');
-    assert.equal(await terminal.exited, 0);
+    assert.equal(await terminal.exited(), 0);
   });
 
   test('a CJK line edited with ← and Backspace sends exactly the edited text', async () => {
@@ -56,7 +56,7 @@ describe('the line editor in a real terminal', { timeout: 60_000 }, () => {
     await terminal.expect(/好的[\s\S]*› /, 'the answer');
     assert.deepEqual(userMessages(server), ['北京今天天气什么样']);
     terminal.type('\x04');
-    assert.equal(await terminal.exited, 0);
+    assert.equal(await terminal.exited(), 0);
   });
 
   test('type-ahead during an answer is not drawn into it and is sent as the next turn; Esc stops the turn', async () => {
@@ -65,29 +65,29 @@ describe('the line editor in a real terminal', { timeout: 60_000 }, () => {
     );
     terminal.type('tell me a story\r');
     await terminal.expect(/A long answer begins/, 'the start of the answer');
-    const answerEnd = terminal.screen.length;
+    const answerEnd = terminal.output.length;
     terminal.type('typed ahead\r\x1b');
     await terminal.expect(/Interrupted/, 'Esc stopping the turn');
     await terminal.expect(/the next answer[\s\S]*› /, 'the queued message answered');
-    const screen = terminal.screen;
+    const screen = terminal.output;
     const interruptedAt = screen.indexOf('Interrupted', answerEnd);
     assert.equal(screen.slice(answerEnd, interruptedAt).includes('typed ahead'), false, 'type-ahead drawn inside the answer');
     assert.match(screen.slice(interruptedAt), /› typed ahead {2}· queued/);
     assert.deepEqual(userMessages(server), ['tell me a story', 'typed ahead']);
     terminal.type('\x04');
-    assert.equal(await terminal.exited, 0);
+    assert.equal(await terminal.exited(), 0);
   });
 
   test('Ctrl-C at an empty prompt asks for a second one, which quits with the resume line; bracketed paste is switched off', async () => {
     const { terminal } = await session(() => text('hello there', { usage: { promptTokens: 1200, completionTokens: 34 } }));
-    assert.ok(terminal.screen.includes('\x1b[?2004h'), 'bracketed paste switched on');
+    assert.ok(terminal.output.includes('\x1b[?2004h'), 'bracketed paste switched on');
     terminal.type('hi\r');
     await terminal.expect(/hello there[\s\S]*› /, 'the answer');
     terminal.type('\x03');
     await terminal.expect(/Press Ctrl-C again to exit/, 'the exit hint');
     terminal.type('\x03');
     await terminal.expect(/Resume this session: sylvan --resume \S+\s+Session tokens: 1,200 in · 34 out/, 'the resume line and the totals');
-    assert.equal(await terminal.exited, 0);
-    assert.ok(terminal.screen.lastIndexOf('\x1b[?2004l') > terminal.screen.lastIndexOf('\x1b[?2004h'), 'bracketed paste switched off on exit');
+    assert.equal(await terminal.exited(), 0);
+    assert.ok(terminal.output.lastIndexOf('\x1b[?2004l') > terminal.output.lastIndexOf('\x1b[?2004h'), 'bracketed paste switched off on exit');
   });
 });

@@ -3,35 +3,35 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { tempWorkspace } from '../helpers/start-cli.ts';
-import { hasTmux, startInTmux, type TmuxPane } from '../helpers/tmux.ts';
+import { startTerminal, type Terminal } from '../helpers/terminal.ts';
 
-let pane: TmuxPane | undefined;
+let pane: Terminal | undefined;
 let workspace: string | undefined;
-after(() => {
-  pane?.stop();
+after(async () => {
+  await pane?.close();
   if (workspace) rmSync(workspace, { recursive: true, force: true });
 });
 
 const count = (screen: string, text: string) => screen.split(text).length - 1;
 const LONG = 'this is a long line of text that will wrap around when the window gets narrow 这是一段很长的中文文字用来测试宽度变化时的重绘是否正确';
 
-test('resizing with a wrapped multi-line input redraws it once, below an untouched usage line', { skip: !hasTmux, timeout: 60_000 }, async () => {
+test('resizing with a wrapped multi-line input redraws it once, below an untouched usage line', { timeout: 60_000 }, async () => {
   workspace = tempWorkspace();
-  pane = startInTmux({ SYLVAN_HOME: join(workspace, '.home'), SYLVAN_MOCK_DELAY_MS: '0', HOME: workspace }, workspace, { columns: 120, rows: 30 });
+  pane = await startTerminal({ cwd: workspace, env: { SYLVAN_HOME: join(workspace, '.home'), SYLVAN_MOCK_DELAY_MS: '0' }, columns: 120, rows: 30 });
   // capture-pane drops trailing spaces: the empty prompt is a row holding only ›.
-  await pane.waitFor((screen) => /^›$/m.test(screen), 'the first prompt');
-  pane.keys('-l', '(2+3)*4 等于多少？');
+  await pane.expectScreen(/^›$/m, 'the first prompt');
+  pane.type('(2+3)*4 等于多少？');
   pane.keys('Enter');
-  await pane.waitFor((screen) => /· .* in · .* out/.test(screen) && /\n›$/m.test(screen), 'the answer, its usage line and the next prompt');
-  pane.keys('-l', LONG);
+  await pane.expectScreen((screen) => /· .* in · .* out/.test(screen) && /\n›$/m.test(screen), 'the answer, its usage line and the next prompt');
+  pane.type(LONG);
   pane.keys('C-j');
-  pane.keys('-l', 'second');
-  const wide = await pane.waitFor((screen) => screen.includes('  second'), 'the multi-line input at 120 columns');
+  pane.type('second');
+  const wide = await pane.expectScreen((screen) => screen.includes('  second'), 'the multi-line input at 120 columns');
   assert.match(wide, /› this is a long line .* 这是一段很长的中文文字用来测试宽度变化时\n {2}的重绘是否正确\n {2}second/);
 
   for (const columns of [60, 120, 40]) {
-    pane.resize(columns);
-    const screen = await pane.waitFor(
+    await pane.resize(columns);
+    const screen = await pane.expectScreen(
       (text) => text.split('\n').every((row) => [...row].length <= columns) && text.includes('  second\n'),
       `the input redrawn at ${columns} columns`,
     );

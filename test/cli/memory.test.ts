@@ -10,7 +10,7 @@ import { runCli, tempWorkspace } from '../helpers/run-cli.ts';
 import { killWhenDone } from '../helpers/children.ts';
 import { CLI_TEST_TIMEOUT, signal, withDeadline } from '../helpers/deadline.ts';
 import { startCli } from '../helpers/start-cli.ts';
-import { startCliInTerminal } from '../helpers/start-cli-in-terminal.ts';
+import { startTerminal } from '../helpers/terminal.ts';
 import { isCompactionRequest, startSummarizingServer, type SummarizingServerOptions } from '../helpers/summarizing-server.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 
@@ -333,19 +333,16 @@ describe('memory: killed at an approval prompt', () => {
     const cwd = tempWorkspace('sylvan-memory-');
     const env = dashscope(server, { SYLVAN_MODEL: 'qwen-plus' });
     // A terminal: a piped REPL never asks (issue 9), it denies.
-    const running = startCliInTerminal({ cwd, env });
-    killWhenDone(context, running.child);
-    const prompt = waitForOutput(running.child.stdout, (seen) => seen.includes('› '));
-    const cliPid = await withDeadline(running.cliPid, EVENT_DEADLINE_MS, 'the CLI starting in the terminal');
-    // Keys typed before the editor takes the terminal arrive through the cooked mode, Enter as a newline.
-    await withDeadline(prompt, EVENT_DEADLINE_MS, 'the first prompt');
+    const terminal = await startTerminal({ cwd, env: { ...env, SYLVAN_MOCK_DELAY_MS: '0' } });
+    context.after(() => terminal.close());
+    await terminal.expect(/› /, 'the first prompt');
     // The preview (the content on a "│" line of its own, unlike the ⏺ call line) is printed after the step
     // entered the history, right before the question is read from the terminal.
-    const asking = waitForOutput(running.child.stdout, (seen) => /│ hello from the memory test[\s\S]*\[y\]es \/ \[n\]o/.test(seen));
-    running.child.stdin.write('write hello.txt\r');
-    await withDeadline(asking, EVENT_DEADLINE_MS, 'the approval question for hello.txt');
-    process.kill(cliPid, 'SIGKILL');
-    await withDeadline(running.exited, EVENT_DEADLINE_MS, 'the terminal of the killed CLI to close');
+    const asking = terminal.expect(/│ hello from the memory test[\s\S]*\[y\]es \/ \[n\]o/, 'the approval question for hello.txt');
+    terminal.type('write hello.txt\r');
+    await asking;
+    process.kill(terminal.pid, 'SIGKILL');
+    await terminal.exited();
 
     const result = await runCli({ cwd, env, args: ['--continue'], stdin: 'did it work?\n' });
     assert.equal(result.code, 0, result.stderr);

@@ -8,7 +8,7 @@ import { cliAgainstServer, type ServerRun } from '../helpers/cli-against-server.
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { tempWorkspace } from '../helpers/run-cli-limited.ts';
 import { startCli } from '../helpers/start-cli.ts';
-import { startInTerminal } from '../helpers/terminal.ts';
+import { startTerminal } from '../helpers/terminal.ts';
 import { livingMembersOf } from '../tools/shell/group-processes.ts';
 
 const KEY = 'sk-sylvan-small-jobs-5e21';
@@ -164,17 +164,17 @@ async function approvalSession() {
   chmodSync(join(workspace, 'bin', 'npm'), 0o755);
   writeFileSync(join(workspace, 'notes.txt'), 'alpha\r\nbeta\r\ngamma\r\n');
   const server = closeAtEnd(await startDashScopeServer({ respond: onRequest }));
-  const terminal = startInTerminal(
-    {
+  const terminal = await startTerminal({
+    cwd: workspace,
+    env: {
       ...dashscopeEnv(server, { DASHSCOPE_API_KEY: KEY }),
       PATH: `${join(workspace, 'bin')}:${process.env.PATH ?? ''}`,
       SYLVAN_HOME: join(workspace, '.sylvan-home'),
       SYLVAN_MAX_RETRIES: '0',
     },
-    workspace,
-    { columns: 200 },
-  );
-  after(() => terminal.kill());
+    columns: 200,
+  });
+  after(() => terminal.close());
   await terminal.expect(/› /, 'the first prompt');
   const say = async (line: string, next: RegExp, what: string) => {
     const seen = terminal.expect(next, what);
@@ -191,8 +191,8 @@ async function approvalSession() {
   await say('edit', asked, 'the question about the edit');
   await say('y', done, 'the edit made');
   terminal.type('\x04');
-  const code = await terminal.exited;
-  return { workspace, server, code, screen: terminal.screen.replace(/\r/g, '') };
+  const code = await terminal.exited();
+  return { workspace, server, code, screen: terminal.output.replace(/\r/g, '') };
 }
 
 describe('approvals in the REPL', { timeout: 90_000 }, () => {

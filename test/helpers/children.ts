@@ -10,6 +10,7 @@ import { after } from 'node:test';
 // by its --test-timeout (SIGTERM from the test runner), which would otherwise orphan them.
 
 const live = new Set<ChildProcess>();
+const endings = new Set<EndOfFile>();
 const folders: string[] = [];
 let ending = false;
 
@@ -28,6 +29,21 @@ export function killWhenDone<CHILD extends ChildProcess>(context: { after(fn: ()
   return killAtEnd(child);
 }
 
+/**
+ * Something that is not a child process but must not outlive the file either (a tmux server):
+ * `close` runs in the file's `after`, before the temp folders go; `kill` is the synchronous last
+ * resort on exit or SIGTERM. Returns the unregister function.
+ */
+export interface EndOfFile {
+  close(): Promise<void>;
+  kill(): void;
+}
+
+export function endAtFileEnd(ending: EndOfFile): () => void {
+  endings.add(ending);
+  return () => void endings.delete(ending);
+}
+
 /** True once the file's tests are over: a CLI started now would outlive the cleanup. */
 export const testFileEnding = (): boolean => ending;
 
@@ -40,10 +56,12 @@ export function tempFolder(prefix = 'sylvan-test-'): string {
 
 function killLive(): void {
   for (const child of live) child.kill('SIGKILL');
+  for (const ending of endings) ending.kill();
 }
 
 after(async () => {
   ending = true;
+  await Promise.all([...endings].map((ending) => ending.close()));
   const closed = [...live].map((child) => new Promise((resolve) => child.once('close', resolve)));
   killLive();
   await Promise.all(closed);

@@ -1,76 +1,220 @@
-import { spawn } from 'node:child_process';
-import { killAtEnd, occupySlotNow } from './children.ts';
-import { withDeadline } from './deadline.ts';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { endAtFileEnd, occupySlotNow, tempFolder } from './children.ts';
 import { cliEntry, tsxLoader } from './start-cli.ts';
 
 /** How long any one thing on the screen may take to appear on a loaded machine: a safety net. */
 export const SCREEN_DEADLINE_MS = 60_000;
+/** How long a closed terminal's CLI may take to go after its hang-up before it is killed. */
+const HANG_UP_GRACE_MS = 5_000;
+const POLL_MS = 25;
 
+const run = promisify(execFile);
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+/** Running (a zombie nobody reaps yet counts as gone). */
+const alive = (pid: number) => {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
+
+export interface TerminalOptions {
+  /** The workspace the CLI starts in (HOME too, unless `env` says otherwise). */
+  cwd: string;
+  /** Added to a clean environment: nothing from the developer's shell leaks in. */
+  env?: Record<string, string>;
+  columns?: number;
+  rows?: number;
+  args?: string[];
+  /** Styled output (chalk on); without it the CLI runs with NO_COLOR=1. */
+  colour?: boolean;
+}
 
 export interface Terminal {
-  /** Resolves when `pattern` appears in what is shown from now on; fails after 60 s saying what never came, with the screen. */
+  /**
+   * Resolves when `pattern` matches what the CLI writes from this call on (the raw bytes, escapes
+   * and all; the first wait sees the start too); after 60 s fails saying `what` never came, with
+   * everything written so far.
+   */
   expect(pattern: RegExp, what: string): Promise<void>;
-  /** Types raw keys (bytes as a terminal sends them). */
+  /** Resolves with the visible screen once it matches `pattern` (or passes it); fails after 60 s with the last screen. */
+  expectScreen(pattern: RegExp | ((screen: string) => boolean), what: string): Promise<string>;
+  /** The visible screen as tmux shows it, one line a row (`styled`: with SGR; `history`: with the scrollback). */
+  screen(options?: { styled?: boolean; history?: boolean }): Promise<string>;
+  /** Every byte the CLI wrote to the terminal so far. */
+  readonly output: string;
+  /**
+   * Types raw bytes, as a terminal sends keys: '\r' Enter, '\x03' Ctrl-C, '\x1b[D' ←. Keys go out
+   * in call order, after this returns: an `expect` called next sees everything they cause. A key
+   * that could not be sent fails the next wait.
+   */
   type(keys: string): void;
-  /** The exit code of the CLI. */
-  exited: Promise<number | null>;
-  kill(): void;
-  /** Every byte written to the terminal so far. */
-  readonly screen: string;
+  /** tmux key names (Enter, C-c, C-j, Escape), queued with `type`. */
+  keys(...names: string[]): void;
+  /** Resizes the window; the CLI gets SIGWINCH. */
+  resize(columns: number, rows?: number): Promise<void>;
+  /** The CLI's own process id (for signals). */
+  readonly pid: number;
+  /** Resolves with the CLI's exit code (128 + n for signal n) once it ended; fails after 60 s. */
+  exited(): Promise<number | null>;
+  /** Hangs up (the CLI gets SIGHUP, as when a window closes), SIGKILL after 5 s, ends tmux. Idempotent. */
+  close(): Promise<void>;
 }
 
 /**
- * The REPL in a real pseudo-terminal (util-linux `script`) of the given width, typed at like a
- * person would. Waits are on what the screen shows, never on time. It takes one of the file's CLI
- * process slots, and `script` is killed when the test file ends whatever happened (the CLI under
- * it gets the terminal's hang-up).
+ * The REPL from source in a real terminal: a detached tmux window of `columns`×`rows` (default
+ * 100×40) on its own tmux server, typed at like a person would. Under tmux, util-linux `script`
+ * records every byte the CLI writes and passes on its exit code, so a test can read the raw stream
+ * (complete once the CLI exited) as well as the screen tmux rendered. Waits are on what the CLI
+ * wrote or what the screen shows, each with a deadline. It takes one of the file's CLI process
+ * slots; whatever a test leaves open is closed when the file ends, also when the test failed.
  */
-export function startInTerminal(env: Record<string, string>, cwd: string, options: { columns?: number } = {}): Terminal {
-  const release = occupySlotNow();
-  const size = `stty cols ${options.columns ?? 100} rows 40 2>/dev/null; `;
-  // exec: no shell stays between script and node to catch a signal and change the exit code.
-  const command = `${size}exec ${[process.execPath, '--import', tsxLoader, cliEntry].map(quote).join(' ')}`;
-  const child = killAtEnd(
-    spawn('script', ['-qfec', command, '/dev/null'], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: cwd, TERM: 'xterm', NO_COLOR: '1', SYLVAN_NO_NODE_WARNING: '1', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    }),
-  );
-  child.stdin.on('error', () => {});
-  child.once('close', release);
-  let screen = '';
-  const waiters: { pattern: RegExp; from: number; resolve: () => void }[] = [];
-  const check = () => {
-    for (const waiter of [...waiters]) {
-      if (waiter.pattern.test(screen.slice(waiter.from))) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
+export async function startTerminal(options: TerminalOptions): Promise<Terminal> {
+  const folder = tempFolder('sylvan-terminal-');
+  const socket = join(folder, 'tmux.sock');
+  const log = join(folder, 'bytes.log');
+  const pidFile = join(folder, 'cli.pid');
+  const tmux = (...args: string[]) => run('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: options.cwd,
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    SYLVAN_HOME: join(options.cwd, '.sylvan-home'),
+    SYLVAN_NO_NODE_WARNING: '1',
+    TSX_TSCONFIG_PATH: join(projectRoot, 'tsconfig.json'),
+    ...(options.colour ? {} : { NO_COLOR: '1' }),
+    ...options.env,
   };
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    screen += chunk;
-    check();
+  const node = [process.execPath, '--import', tsxLoader, cliEntry, ...(options.args ?? [])].map(quote).join(' ');
+  const assignments = Object.entries(env).map(([key, value]) => quote(`${key}=${value}`)).join(' ');
+  // exec: the pid written is the CLI's, and no shell stays between script and node to change the exit code.
+  const inner = `echo $$ > ${quote(pidFile)}; cd ${quote(options.cwd)} && exec env -i ${assignments} ${node}`;
+  const command = `exec script -qfec ${quote(`sh -c ${quote(inner)}`)} ${quote(log)}`;
+
+  const release = occupySlotNow();
+  const created = await tmux(
+    '-f', '/dev/null', 'new-session', '-d', '-P', '-F', '#{pid}', '-s', 'sylvan', '-c', options.cwd,
+    '-x', String(options.columns ?? 100), '-y', String(options.rows ?? 40), command,
+    // The screen stays to be read after the CLI ended.
+    ';', 'set-option', '-g', 'remain-on-exit', 'on',
+  ).catch((error: Error) => {
+    release();
+    throw new Error(`tmux could not start the terminal (terminal tests need tmux and util-linux script): ${error.message}`);
   });
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const serverPid = Number(created.stdout.trim());
+
+  const cliPid = () => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) || undefined : undefined);
+  const readLog = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+  const output = () => {
+    const text = readLog();
+    // script frames the log with a line of its own at each end.
+    const start = text.indexOf('\n') + 1;
+    const done = text.lastIndexOf('\nScript done on ');
+    return start === 0 ? '' : text.slice(start, done >= start ? done : undefined);
+  };
+
+  // script's closing line, written once the CLI ended and every byte is in the log, carries its exit code.
+  // (Not tmux's pane-died: a tmux server started from a test sometimes never reaps the pane's process.)
+  const exitCode = async (): Promise<number | null> => {
+    let footer: RegExpExecArray | null = null;
+    await until(() => (footer = /\nScript done on [^\n]*/.exec(readLog())) !== null, SCREEN_DEADLINE_MS, 'the CLI to exit');
+    release();
+    const code = /COMMAND_EXIT_CODE="(\d+)"/.exec((footer as RegExpExecArray | null)?.[0] ?? '')?.[1];
+    return code === undefined ? null : Number(code);
+  };
+
+  let closed: Promise<void> | undefined;
+  const close = () =>
+    (closed ??= (async () => {
+      const pid = cliPid();
+      await tmux('kill-server').catch(() => {});
+      if (pid !== undefined) {
+        await until(() => !alive(pid), HANG_UP_GRACE_MS, 'the CLI to end after its hang-up').catch(() => process.kill(pid, 'SIGKILL'));
+      }
+      release();
+      unregister();
+    })());
+  const unregister = endAtFileEnd({
+    close,
+    kill() {
+      const pid = cliPid();
+      if (pid !== undefined && alive(pid)) process.kill(pid, 'SIGHUP');
+      if (alive(serverPid)) process.kill(serverPid, 'SIGTERM');
+    },
+  });
+
+  // type and keys go out one after another, in the order they were called.
+  let sent: Promise<unknown> = Promise.resolve();
+  let failure: Error | undefined;
+  const send = (what: string, sending: () => Promise<unknown>) => {
+    sent = sent.then(sending).catch((error: Error) => {
+      failure ??= new Error(`could not type ${what}: ${error.message}`);
+    });
+  };
+  // As one write, the way a terminal sends a key's bytes: send-keys would send an escape sequence
+  // key by key, and a lone ESC read apart from its "[D" is the Escape key. -r: LF stays LF.
+  const paste = (keys: string) =>
+    new Promise<void>((resolve, reject) => {
+      const loading = execFile('tmux', ['-S', socket, 'load-buffer', '-b', 'typed', '-'], (error) => (error ? reject(error) : resolve()));
+      loading.stdin?.end(keys);
+    }).then(() => tmux('paste-buffer', '-d', '-r', '-b', 'typed', '-t', 'sylvan:'));
+  let waited = false;
+  const unlessFailed = <T>(value: T): T => {
+    if (failure) throw failure;
+    return value;
+  };
+  const screen = async (screenOptions: { styled?: boolean; history?: boolean } = {}) => {
+    const args = ['capture-pane', '-p', '-t', 'sylvan:', ...(screenOptions.styled ? ['-e'] : []), ...(screenOptions.history ? ['-S', '-'] : [])];
+    return (await tmux(...args)).stdout;
+  };
+
   return {
     async expect(pattern, what) {
-      const from = screen.length;
-      const seen = new Promise<void>((resolve) => {
-        waiters.push({ pattern, from, resolve });
-        check();
-      });
-      await withDeadline(seen, SCREEN_DEADLINE_MS, what).catch((error: Error) => {
-        throw new Error(`${error.message} The screen was:\n${JSON.stringify(screen)}`);
+      const from = waited ? output().length : 0;
+      waited = true;
+      await until(() => unlessFailed(pattern.test(output().slice(from))), SCREEN_DEADLINE_MS, what).catch((error: Error) => {
+        throw new Error(`${error.message} The CLI wrote:\n${JSON.stringify(output())}`);
       });
     },
-    type: (keys) => void child.stdin.write(keys),
-    exited,
-    kill: () => void child.kill('SIGKILL'),
-    get screen() {
-      return screen;
+    async expectScreen(pattern, what) {
+      const matches = typeof pattern === 'function' ? pattern : (screen: string) => pattern.test(screen);
+      let last = '';
+      await until(async () => unlessFailed(matches((last = await screen()))), SCREEN_DEADLINE_MS, what).catch((error: Error) => {
+        throw new Error(`${error.message} The screen was:\n${last}`);
+      });
+      return last;
     },
+    screen,
+    get output() {
+      return output();
+    },
+    type: (keys) => send(JSON.stringify(keys), () => paste(keys)),
+    keys: (...names) => send(names.join(' '), () => tmux('send-keys', '-t', 'sylvan:', ...names)),
+    resize: (columns, rows) => tmux('resize-window', '-t', 'sylvan:', '-x', String(columns), ...(rows ? ['-y', String(rows)] : [])).then(() => {}),
+    get pid() {
+      const pid = cliPid();
+      if (pid === undefined) throw new Error('the CLI has not started in the terminal yet');
+      return pid;
+    },
+    exited: () => exitCode().catch((error: Error) => {
+      throw new Error(`${error.message} The CLI wrote:\n${JSON.stringify(output())}`);
+    }),
+    close,
   };
+}
+
+/** Resolves once `check` passes (checked every 25 ms); rejects saying `what` never happened after `ms`. */
+async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(`Waited ${Math.round(ms / 100) / 10} s for ${what}; it never happened.`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
 }

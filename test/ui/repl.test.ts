@@ -10,6 +10,7 @@ import { emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from '.
 import type { ApprovalPolicy } from '../../src/agent/run-turn.ts';
 import type { Config } from '../../src/config.ts';
 import type { Runtime } from '../../src/runtime.ts';
+import type { RuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
 import type { LineReader, ReadResult } from '../../src/ui/line-reader.ts';
 import type { Output } from '../../src/ui/render.ts';
 import { PROMPT, runRepl } from '../../src/ui/repl.ts';
@@ -510,6 +511,44 @@ describe('runRepl: slash commands', () => {
       '  No tool is always-approved; you are asked before each file write.',
       '  Always-approved this session: write_file. Reset: you will be asked again.',
       '  No tool is always-approved; you are asked before each file write.',
+    ]);
+  });
+
+  test('/approvals resets only this session\'s "always" answers: what the settings approved ahead stays, and is shown apart', async () => {
+    const decisions: string[] = [];
+    const decide = (approval: ApprovalPolicy) =>
+      decisions.push(
+        [approval.decide('run_command', { command: 'npm test' }), approval.decide('write_file', { path: 'a.txt', content: '' })].join(' '),
+      );
+    const approveAlways: Turn = async function* (_text, signal, approval) {
+      await approval.ask({ toolCallId: 'c1', toolName: 'write_file', input: { path: 'a.txt', content: '' } }, signal);
+      decide(approval);
+      yield { type: 'turn-end', stopReason: 'completed', usage: emptyUsage(), steps: 1 };
+      return 'completed';
+    };
+    const checkAgain: Turn = async function* (_text, _signal, approval) {
+      decide(approval);
+      yield { type: 'turn-end', stopReason: 'completed', usage: emptyUsage(), steps: 1 };
+      return 'completed';
+    };
+    const runtime = stubRuntime([approveAlways, checkAgain]);
+    const mcp: Pick<RuntimeMcp, 'approvedAhead'> = { approvedAhead: ['command:npm test'] };
+    Object.assign(runtime, { mcp });
+    const { output } = await runSession({
+      script: [line('/approvals'), line('write'), line('a'), line('/approvals'), line('/approvals'), line('write again'), eof],
+      runtime,
+    });
+    // npm test stays allowed throughout; the write is asked about again after the reset.
+    assert.deepEqual(decisions, ['allow allow', 'allow ask']);
+    const lines = output.split('\n').filter((text) => text.startsWith('  ') && !text.startsWith('  │'));
+    const ahead = '  Approved ahead by your settings (permissions.allow; a reset keeps them): command:npm test.';
+    assert.deepEqual(lines, [
+      ahead,
+      '  Nothing was answered "always" this session.',
+      ahead,
+      '  Always-approved this session: write_file. Reset: you will be asked again.',
+      ahead,
+      '  Nothing was answered "always" this session.',
     ]);
   });
 

@@ -141,3 +141,46 @@ describe('TerminalRenderer', { timeout: 10_000 }, () => {
     assert.equal(status, '⠋ the conversation is near the context limit: summarising… (0s · esc to cancel)');
   });
 });
+
+describe('TerminalRenderer: the status line never outlives its turn', { timeout: 10_000 }, () => {
+  const spinner = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
+  const write = call('w1', 'write_file', { path: 'a.txt', content: 'x' });
+  const stopped: AgentEvent = { type: 'turn-end', stopReason: 'aborted', message: 'Interrupted.', usage: emptyUsage(), steps: 1 };
+
+  it('an approval that settles after its turn was stopped does not start it again', async () => {
+    const { terminal, renderer, render } = setup();
+    renderer.begin();
+    await render(write);
+    renderer.suspend();
+    // Esc while the question was being prepared: the turn ends before the approval does.
+    await render(stopped);
+    renderer.close();
+    const closedAt = terminal.bytes.length;
+    renderer.resume();
+    assert.doesNotMatch(terminal.bytes.slice(closedAt), spinner, 'a spinner frame drawn after the turn ended');
+    assert.equal(terminal.screen, '■ Interrupted.\n');
+  });
+
+  it('a notice after turn-end is printed without a status line', async () => {
+    const { terminal, render } = setup();
+    await render({ type: 'text-delta', text: 'Done.' }, turnEnd);
+    const endedAt = terminal.bytes.length;
+    await render({ type: 'notice', message: '(sessions are not being saved: disk full)' });
+    assert.doesNotMatch(terminal.bytes.slice(endedAt), spinner);
+    assert.doesNotMatch(terminal.screen, /Waiting for the model/);
+  });
+
+  it('nothing draws a spinner while an approval question is asked', async () => {
+    const { terminal, renderer, render } = setup();
+    renderer.begin();
+    await render(write);
+    renderer.suspend();
+    const askedAt = terminal.bytes.length;
+    await render({ type: 'tool-progress', toolCallId: 'w1', toolName: 'write_file', text: 'late output\n' });
+    await render({ type: 'notice', message: '(an MCP server said something)' });
+    assert.doesNotMatch(terminal.bytes.slice(askedAt), spinner, 'a spinner frame drawn over the question');
+    renderer.resume();
+    assert.match(terminal.screen, /^⠋ write_file/m, 'the status line back once the question was answered');
+    renderer.close();
+  });
+});
