@@ -30,7 +30,10 @@ const makeTools = (): ToolSet => ({
 });
 const script = (index: number) => (index < STEPS - 1 ? { calls: [{ name: 'step', input: { n: index } }] } : { text: 'done' });
 
-/** Sylvan's loop as the runtime runs it: one streamText per step, the history fitted before each. */
+/**
+ * Sylvan's loop as the runtime runs it: the history fitted before each step, and the fitter told the
+ * provider's count after it (the runtime's `onStepUsage`), so the calibration moves as it does there.
+ */
 async function sylvanLoop(): Promise<number> {
   const tools = makeTools();
   const fitter = new ContextFitter(1_000_000_000, 'You are a benchmark.', tools);
@@ -52,6 +55,7 @@ async function sylvanLoop(): Promise<number> {
     approval: noApproval,
     provider: { label: 'the mock model', model: 'mock' },
     fitMessages: (messages) => fitter.fit(messages),
+    onStepUsage: (sent, usage) => fitter.observe(sent, usage),
   })) {
     if (event.type === 'turn-end') {
       if (event.stopReason !== 'completed') throw new Error(`Sylvan's loop stopped "${event.stopReason}": ${event.message ?? ''}`);
@@ -114,7 +118,7 @@ export async function measureLoopOverhead(context: BenchContext): Promise<Sectio
     ],
     notes: [
       'each step is one tool call with a new input and its result; the history grows to 2,000 messages.',
-      "Sylvan calls streamText once per step, so the SDK's per-call setup (a scan of the whole history for tool approvals) runs every step.",
+      "Sylvan's steps run in the SDK's loop too (one streamText until a call waits for approval), with the history fitted before each step and the fit calibrated after it.",
     ],
   };
 }
