@@ -88,6 +88,46 @@ describe('runTurn', () => {
     assert.equal(end.usage.inputTokens, 200);
   });
 
+  test('each step is in the history by the time its step-end is seen, and announced in order', async () => {
+    const model = scriptedModel([
+      { calls: [{ name: 'lookup', input: { key: 'a' } }] },
+      { calls: [{ name: 'lookup', input: { key: 'b' } }] },
+      { text: 'Both.' },
+    ]);
+    const conversation = new Conversation();
+    const seen: string[] = [];
+    for await (const event of runTurn({
+      model,
+      tools: makeTools([]),
+      instructions: 'test',
+      conversation,
+      userMessage: 'hi',
+      limits: { maxSteps: 5, tokenBudget: 1e9, maxIdenticalCalls: 3 },
+      stepTimeoutMs: 5_000,
+      toolTimeoutMs: 5_000,
+      maxRetries: 0,
+      abortSignal: new AbortController().signal,
+      approval: noApproval,
+      provider: { label: 'DashScope', model: 'x' },
+    })) {
+      if (event.type === 'step-start' || event.type === 'step-end') seen.push(`${event.type} ${event.step}: ${roles(conversation.messages).join(',')}`);
+      if (event.type === 'tool-call' || event.type === 'tool-result' || event.type === 'turn-end') seen.push(event.type);
+    }
+    assert.deepEqual(seen, [
+      'step-start 1: user',
+      'tool-call',
+      'tool-result',
+      'step-end 1: user,assistant,tool',
+      'step-start 2: user,assistant,tool',
+      'tool-call',
+      'tool-result',
+      'step-end 2: user,assistant,tool,assistant,tool',
+      'step-start 3: user,assistant,tool,assistant,tool',
+      'step-end 3: user,assistant,tool,assistant,tool,assistant',
+      'turn-end',
+    ]);
+  });
+
   test('bad calls (unknown tool, schema violation, broken JSON) go back to the model as errors', async () => {
     const model = scriptedModel([
       {
