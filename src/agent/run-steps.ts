@@ -1,11 +1,12 @@
-import { streamText, type ModelMessage, type StepResult, type ToolSet } from 'ai';
+import { streamText, type ModelMessage } from 'ai';
 import { debugDetail, describeModelError } from './describe-error.ts';
 import { addUsage, type AgentEvent, type StopReason, type TokenUsage } from './events.ts';
-import { guardAfterStep, type RepeatedCallDetector } from './guards.ts';
+import type { RepeatedCallDetector } from './guards.ts';
 import type { ApprovalRequest, TurnOptions } from './run-turn.ts';
 import { isTruncatedCall } from '../providers/truncated-calls-middleware.ts';
 import { emptyStepMessage } from './empty-step.ts';
-import { readableToolError, truncatedCallResult, withTruncatedResults } from './step-results.ts';
+import { StepHooks, type Fitted } from './step-hooks.ts';
+import { readableToolError, truncatedCallResult } from './step-results.ts';
 
 /** The turn's running totals, shared by its runs of steps. */
 export interface TurnProgress {
@@ -28,23 +29,8 @@ export interface StepsOutcome {
   lateResults: ModelMessage | undefined;
 }
 
-interface Fitted {
-  messages: ModelMessage[];
-  notice?: string;
-}
-
 const isTimeout = (value: unknown): boolean =>
   value instanceof Error ? value.name === 'TimeoutError' || /timeout/i.test(value.message) : /timeout/i.test(String(value));
-
-const usageOf = (usage: StepResult<ToolSet>['usage']): TokenUsage => ({
-  inputTokens: usage.inputTokens ?? 0,
-  outputTokens: usage.outputTokens ?? 0,
-  cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens ?? 0,
-});
-
-/** A step that neither answered nor called a tool is never kept (see `emptyStepMessage`). */
-const answeredOrCalled = (step: StepResult<ToolSet>): boolean =>
-  step.content.some((part) => part.type === 'tool-call' || (part.type === 'text' && part.text.trim() !== ''));
 
 /**
  * A run of model steps in one `streamText`: the SDK's own multi-step loop, which goes on while every
@@ -58,7 +44,7 @@ const answeredOrCalled = (step: StepResult<ToolSet>): boolean =>
  * Never throws for the model's or the network's failures; they come back as `failed`.
  */
 export async function* runSteps(options: TurnOptions, progress: TurnProgress): AsyncGenerator<AgentEvent, StepsOutcome> {
-  const { conversation, limits } = options;
+  const { conversation } = options;
   const fit = (): Fitted => options.fitMessages?.(conversation.messages) ?? { messages: [...conversation.messages] };
   const outcome: StepsOutcome = { finishReason: 'unknown', toolCalls: 0, pendingApprovals: [], lateResults: undefined };
 
@@ -87,72 +73,11 @@ export async function* runSteps(options: TurnOptions, progress: TurnProgress): A
       ),
     )).has(id);
 
-  // The SDK's side, ahead of the parts read below: what it has prepared, finished and been told.
-  const stepsBefore = progress.steps - 1;
-  let usageOfEndedSteps = progress.usage;
-  /** Per step the SDK ended in this run: whether it entered the history. */
-  const kept: boolean[] = [];
-  let sent = messages;
-  let errorSeen = false;
-  let internalError: unknown;
-  let stop = false;
-  let resultsOfApprovedCallsKept = false;
-  const prepared: Fitted[] = [];
-  let wakeOnPrepared: (() => void) | undefined;
-  let wakeOnStepEnd: (() => void) | undefined;
-
-  /** After each step, before the SDK prepares the next: the step enters the history whole, or not at all. */
-  const onStepEnd = (step: StepResult<ToolSet>): void => {
-    try {
-      const usage = usageOf(step.usage);
-      usageOfEndedSteps = addUsage(usageOfEndedSteps, usage);
-      const whole = !errorSeen && !options.abortSignal.aborted && answeredOrCalled(step);
-      if (whole) {
-        const truncated = new Set<string>();
-        for (const part of step.content) if (part.type === 'tool-call' && isTruncatedCall(part)) truncated.add(part.toolCallId);
-        conversation.append(...step.response.messages.map((message) => withTruncatedResults(message, truncated)));
-        options.onStepUsage?.(sent, usage);
-      }
-      kept.push(whole);
-      const guard = guardAfterStep(limits, {
-        steps: stepsBefore + kept.length,
-        usage: usageOfEndedSteps,
-        wantsAnotherStep: true,
-        repeated: progress.detector.repeated !== undefined,
-      });
-      stop = !whole || guard !== undefined;
-    } catch (error) {
-      internalError ??= error;
-      stop = true;
-    } finally {
-      wakeOnStepEnd?.();
-    }
-  };
-
-  /** Before each step: the first is sent as fitted above; each later one is fitted again from the history. */
-  const prepareStep = ({ stepNumber, responseMessages }: { stepNumber: number; responseMessages: ModelMessage[] }) => {
-    try {
-      if (stepNumber === 0) {
-        // Results of the calls approved last step: they answer calls already in the history.
-        if (responseMessages.length > 0) conversation.append(...responseMessages);
-        resultsOfApprovedCallsKept = true;
-        return undefined;
-      }
-      const fitted = fit();
-      sent = fitted.messages;
-      prepared.push(fitted);
-      wakeOnPrepared?.();
-      return { messages: fitted.messages };
-    } catch (error) {
-      // Ours, not the model's: the turn ends with an internal error, as it would have before the request.
-      internalError ??= error;
-      throw error;
-    }
-  };
+  // The SDK's side, ahead of the parts read below: what it has prepared, ended and been told.
+  const hooks = new StepHooks(options, progress, first, fit);
 
   const lateResultParts: Extract<ModelMessage, { role: 'tool' }>['content'] = [];
   const denialReasons = new Map<string, string>();
-  const allowedBetweenSteps = new Set<string>();
   const truncatedCallIds = new Set<string>();
   let streamError: unknown;
   let abortReason: unknown;
@@ -170,32 +95,11 @@ export async function* runSteps(options: TurnOptions, progress: TurnProgress): A
     maxRetries: options.maxRetries,
     abortSignal: options.abortSignal,
     timeout: { stepMs: options.stepTimeoutMs, toolMs: options.toolTimeoutMs, tools: options.toolTimeoutOverrides },
-    toolApproval: ({ toolCall }) => {
-      if (isTruncatedCall(toolCall)) return { type: 'denied', reason: truncatedCallResult(toolCall.toolName) };
-      if (toolCall.invalid) return undefined;
-      if (progress.detector.record(toolCall.toolName, toolCall.input)) {
-        return {
-          type: 'denied',
-          reason: `Not run: this is call number ${limits.maxIdenticalCalls} of ${toolCall.toolName} with the same arguments in this turn, so the turn was stopped.`,
-        };
-      }
-      const decision = options.approval.decide(toolCall.toolName, toolCall.input);
-      if (decision === 'ask') return 'user-approval';
-      if (decision === 'allow') {
-        if (!options.runBetweenSteps?.has(toolCall.toolName)) return 'approved';
-        allowedBetweenSteps.add(toolCall.toolCallId);
-        return 'user-approval';
-      }
-      if (decision === 'not-needed') return undefined;
-      return { type: 'denied', reason: decision.deny };
-    },
-    stopWhen: () => stop || options.abortSignal.aborted,
-    prepareStep,
-    onStepEnd,
-    // The SDK's default prints raw errors to the console; errors arrive as stream parts instead.
-    onError: () => {
-      errorSeen = true;
-    },
+    toolApproval: hooks.toolApproval,
+    stopWhen: hooks.stopWhen,
+    prepareStep: hooks.prepareStep,
+    onStepEnd: hooks.onStepEnd,
+    onError: hooks.onError,
   });
 
   /** The next step, once the SDK has prepared it: announced as the per-step loop did, before its request. */
@@ -215,7 +119,7 @@ export async function* runSteps(options: TurnOptions, progress: TurnProgress): A
   let finished = false;
   try {
     while (true) {
-      const next = prepared.shift();
+      const next = hooks.prepared.shift();
       if (next) {
         yield* announce(next);
         continue;
@@ -223,11 +127,7 @@ export async function* runSteps(options: TurnOptions, progress: TurnProgress): A
       pending ??= parts.next();
       let read: Awaited<typeof pending> | 'prepared';
       if (betweenSteps) {
-        const woken = new Promise<'prepared'>((resolve) => {
-          wakeOnPrepared = () => resolve('prepared');
-        });
-        read = await Promise.race([pending, woken]);
-        wakeOnPrepared = undefined;
+        read = await Promise.race([pending, hooks.nextPrepared()]);
         if (read === 'prepared') continue;
       } else {
         read = await pending;
@@ -282,7 +182,7 @@ export async function* runSteps(options: TurnOptions, progress: TurnProgress): A
           outcome.pendingApprovals.push({
             approvalId: part.approvalId,
             request: { toolCallId: part.toolCall.toolCallId, toolName: part.toolCall.toolName, input: part.toolCall.input },
-            ...(allowedBetweenSteps.has(part.toolCall.toolCallId) && { allowed: true }),
+            ...(hooks.allowedBetweenSteps.has(part.toolCall.toolCallId) && { allowed: true }),
           });
           break;
         case 'tool-approval-response':
@@ -309,17 +209,11 @@ export async function* runSteps(options: TurnOptions, progress: TurnProgress): A
           betweenSteps = true;
           finishedSteps++;
           // The SDK's `onStepEnd` for this step runs before its next part; the step ends for the user once it is in the history.
-          if (kept.length < finishedSteps) {
+          if (hooks.kept.length < finishedSteps) {
             pending ??= parts.next();
-            await Promise.race([
-              pending,
-              new Promise<void>((resolve) => {
-                wakeOnStepEnd = resolve;
-              }),
-            ]);
-            wakeOnStepEnd = undefined;
+            await Promise.race([pending, hooks.nextStepEnd()]);
           }
-          if (kept[finishedSteps - 1] === true && streamError === undefined && abortReason === undefined) {
+          if (hooks.kept[finishedSteps - 1] === true && streamError === undefined && abortReason === undefined) {
             yield { type: 'step-end', step: progress.steps, usage, finishReason: part.finishReason };
           }
           break;
@@ -344,16 +238,16 @@ export async function* runSteps(options: TurnOptions, progress: TurnProgress): A
     }
   }
   // A step the SDK prepared and then failed to start was still a step begun, as the user is told.
-  for (const fitted of prepared.splice(0)) yield* announce(fitted);
+  for (const fitted of hooks.prepared.splice(0)) yield* announce(fitted);
 
-  if (internalError !== undefined) throw internalError;
+  if (hooks.internalError !== undefined) throw hooks.internalError;
   if (streamError === undefined && abortReason === undefined) {
     // Never a silent empty turn: say so; the empty answer was left out of the history.
     if (!isWhole(text, outcome.toolCalls)) outcome.failed = { reason: 'error', message: emptyStepMessage(outcome.finishReason, reasoning) };
     return outcome;
   }
   // Unless the SDK's own copy of them entered the history already (as the first step was prepared).
-  if (lateResultParts.length > 0 && !resultsOfApprovedCallsKept) outcome.lateResults = { role: 'tool', content: lateResultParts };
+  if (lateResultParts.length > 0 && !hooks.resultsOfApprovedCallsKept) outcome.lateResults = { role: 'tool', content: lateResultParts };
   outcome.failed = classifyFailure(options, streamError, abortReason);
   return outcome;
 }
