@@ -1,5 +1,6 @@
 import type { ModelMessage, ToolSet } from 'ai';
-import { fitToWindow } from './context-window.ts';
+import { fitToWindow, toolResultCap } from './context-window.ts';
+import { HistoryMeasures } from './history-measures.ts';
 import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens, TokenCalibration } from './token-estimate.ts';
 import type { TokenUsage } from './events.ts';
 
@@ -18,6 +19,9 @@ export class ContextFitter {
   private readonly calibration = new TokenCalibration({ minRatio: 1, maxRatio: 2 });
   private reservedTokens = 0;
   private lastDroppedTurns = 0;
+  private readonly measures = new HistoryMeasures();
+  /** The last fitted window and its raw estimate, so `observe` on it needs no pass of its own. */
+  private lastFit: { messages: readonly ModelMessage[]; length: number; rawTokens: number } | undefined;
 
   constructor(
     readonly windowTokens: number,
@@ -37,9 +41,8 @@ export class ContextFitter {
 
   /** Estimated tokens of a history, as the fitter counts them. */
   estimate(messages: readonly ModelMessage[]): number {
-    let total = 0;
-    for (const message of messages) total += this.count(message);
-    return total;
+    this.measures.sync(messages);
+    return this.measures.scaledTotal(messages, this.calibration.ratio);
   }
 
   /** The share of the window the history would take, 0..1+. */
@@ -52,12 +55,24 @@ export class ContextFitter {
     return this.estimate(messages) / Math.max(1, this.windowTokens - this.reservedTokens);
   }
 
+  /**
+   * The history to send. Before every step: the measures of an append-only history are kept between
+   * calls (see `HistoryMeasures`), so a history that fits whole costs one pass of arithmetic; one that
+   * does not is fitted turn by turn from the newest, visiting about a window's worth of messages.
+   */
   fit(messages: readonly ModelMessage[]): FittedMessages {
-    const result = fitToWindow(messages, {
-      windowTokens: this.windowTokens,
-      reservedTokens: this.reservedTokens,
-      estimate: (message) => this.count(message),
-    });
+    this.measures.sync(messages);
+    const budget = Math.max(0, this.windowTokens - this.reservedTokens);
+    const whole = this.measures.fitWhole(messages, budget, this.calibration.ratio, toolResultCap({ windowTokens: this.windowTokens }));
+    const result =
+      whole ??
+      fitToWindow(messages, {
+        windowTokens: this.windowTokens,
+        reservedTokens: this.reservedTokens,
+        estimate: (message) => this.count(message),
+        userMessageCount: this.measures.userMessages(messages),
+      });
+    this.lastFit = whole && { messages: whole.messages, length: whole.messages.length, rawTokens: whole.rawTokens };
     let notice: string | undefined;
     if (result.droppedTurns > 0 && result.droppedTurns !== this.lastDroppedTurns) {
       notice = `(${result.droppedTurns} older turn${result.droppedTurns === 1 ? '' : 's'} left out to fit the ${Math.round(this.windowTokens / 1000)}k context window; /compact summarises them)`;
@@ -72,7 +87,10 @@ export class ContextFitter {
 
   /** Learns from the provider's count of what was sent. */
   observe(sent: readonly ModelMessage[], usage: TokenUsage): void {
-    if (usage.inputTokens > 0) this.calibration.observe(this.rawEstimate(sent) + this.reservedTokens, usage.inputTokens);
+    if (usage.inputTokens <= 0) return;
+    const last = this.lastFit;
+    const raw = last !== undefined && sent === last.messages && sent.length === last.length ? last.rawTokens : this.rawEstimate(sent);
+    this.calibration.observe(raw + this.reservedTokens, usage.inputTokens);
   }
 
   private count(message: ModelMessage): number {

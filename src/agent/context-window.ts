@@ -24,6 +24,8 @@ export interface FitOptions {
   estimate?: (message: ModelMessage) => number;
   /** A tool result above this many tokens is shortened (default: a quarter of the window). */
   maxToolResultTokens?: number;
+  /** How many user messages `messages` holds, when the caller keeps the count (saves a pass over the history). */
+  userMessageCount?: number;
 }
 
 export interface FitResult {
@@ -48,10 +50,28 @@ export function isCompactionSummary(message: ModelMessage | undefined): boolean 
   return first?.type === 'text' && first.text.startsWith(COMPACTION_SUMMARY_PREFIX);
 }
 
-interface Measured {
+/** A message as it would be sent: its tool results shortened to the cap when it is over it, and its tokens. */
+export interface Measured {
   message: ModelMessage;
   tokens: number;
   shortened: number;
+}
+
+/** The per-result cap `fitToWindow` applies to every tool result (before any tighter cap for the current turn). */
+export function toolResultCap(options: Pick<FitOptions, 'windowTokens' | 'maxToolResultTokens'>): number {
+  return Math.max(
+    MIN_SHORTENED_RESULT_TOKENS,
+    Math.floor(options.maxToolResultTokens ?? options.windowTokens * DEFAULT_TOOL_RESULT_SHARE),
+  );
+}
+
+/** One message measured against a per-result cap, with `estimate` counting it (and its shortened copy). */
+export function measureMessage(message: ModelMessage, cap: number, estimate: (message: ModelMessage) => number): Measured {
+  const tokens = estimate(message);
+  if (message.role !== 'tool' || tokens <= cap) return { message, tokens, shortened: 0 };
+  const capped = capToolResults(message, cap);
+  if (capped.shortened === 0) return { message, tokens, shortened: 0 };
+  return { message: capped.message, tokens: estimate(capped.message), shortened: capped.shortened };
 }
 
 /**
@@ -70,17 +90,8 @@ interface Measured {
 export function fitToWindow(messages: readonly ModelMessage[], options: FitOptions): FitResult {
   const estimate = options.estimate ?? estimateMessageTokens;
   const budget = Math.max(0, options.windowTokens - options.reservedTokens);
-  const maxToolResultTokens = Math.max(
-    MIN_SHORTENED_RESULT_TOKENS,
-    Math.floor(options.maxToolResultTokens ?? options.windowTokens * DEFAULT_TOOL_RESULT_SHARE),
-  );
-  const measure = (message: ModelMessage, cap: number): Measured => {
-    const tokens = estimate(message);
-    if (message.role !== 'tool' || tokens <= cap) return { message, tokens, shortened: 0 };
-    const capped = capToolResults(message, cap);
-    if (capped.shortened === 0) return { message, tokens, shortened: 0 };
-    return { message: capped.message, tokens: estimate(capped.message), shortened: capped.shortened };
-  };
+  const maxToolResultTokens = toolResultCap(options);
+  const measure = (message: ModelMessage, cap: number): Measured => measureMessage(message, cap, estimate);
 
   const currentStart = Math.max(0, lastUserIndex(messages));
   let current = measureRange(messages, currentStart, messages.length, (message) => measure(message, maxToolResultTokens));
@@ -125,7 +136,7 @@ export function fitToWindow(messages: readonly ModelMessage[], options: FitOptio
   const keptUserMessages = countUsers(summary) + countUsers(older) + countUsers(current);
   return {
     messages: kept.map((measured) => measured.message),
-    droppedTurns: countUserMessages(messages) - keptUserMessages,
+    droppedTurns: (options.userMessageCount ?? countUserMessages(messages)) - keptUserMessages,
     droppedMessages: messages.length - kept.length,
     shortenedResults: kept.reduce((total, measured) => total + measured.shortened, 0),
     estimatedTokens: sumTokens(kept),

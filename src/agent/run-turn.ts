@@ -2,9 +2,9 @@ import type { LanguageModel, ModelMessage, ToolApprovalResponse, ToolSet } from 
 import type { Conversation } from './conversation.ts';
 import { repairHistory } from './context-window.ts';
 import { debugDetail, type ProviderContext } from './describe-error.ts';
-import { addUsage, emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from './events.ts';
+import { emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from './events.ts';
 import { canonicalJson, guardAfterStep, RepeatedCallDetector, type TurnLimits } from './guards.ts';
-import { runStep, type StepOutcome } from './run-step.ts';
+import { runSteps, type StepsOutcome, type TurnProgress } from './run-steps.ts';
 
 /** A tool call waiting for the user's yes or no. */
 export interface ApprovalRequest {
@@ -60,25 +60,23 @@ export interface TurnOptions {
 }
 
 /**
- * Runs one user turn: one `streamText` per step, until a step ends without tool calls or a guard
- * stops it. Yields events and never throws; every failure arrives as a `turn-end` with a stop
- * reason and one line for the user. Only whole steps enter the history, and whatever happens the
+ * Runs one user turn: the SDK's step loop (see `runSteps`), started again after each round of
+ * approvals, until a step ends without tool calls or a guard stops it. Yields events and never
+ * throws; every failure arrives as a `turn-end` with a stop reason and one line for the user. Only whole steps enter the history, and whatever happens the
  * history ends valid: every tool call has a result, the user's message is kept.
  */
 export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent, StopReason> {
   const { conversation, limits } = options;
   conversation.append({ role: 'user', content: options.userMessage });
 
-  const detector = new RepeatedCallDetector(limits.maxIdenticalCalls);
-  let usage = emptyUsage();
-  let steps = 0;
+  const progress: TurnProgress = { steps: 0, usage: emptyUsage(), detector: new RepeatedCallDetector(limits.maxIdenticalCalls) };
 
   const finish = (reason: StopReason, message?: string, debug?: string): AgentEvent => {
     if (reason !== 'completed') {
       const repaired = repairHistory([...conversation.messages]);
       conversation.replace(repaired);
     }
-    return { type: 'turn-end', stopReason: reason, usage, steps, message, debug };
+    return { type: 'turn-end', stopReason: reason, usage: progress.usage, steps: progress.steps, message, debug };
   };
 
   try {
@@ -87,23 +85,16 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
         yield finish('aborted', 'Interrupted.');
         return 'aborted';
       }
-      steps++;
-      yield { type: 'step-start', step: steps };
-
-      const fitted = options.fitMessages?.(conversation.messages) ?? { messages: [...conversation.messages] };
-      if (fitted.notice) yield { type: 'notice', message: fitted.notice };
-
-      const outcome: StepOutcome = yield* runStep(options, fitted.messages, detector);
-      usage = addUsage(usage, outcome.usage);
+      // Steps run on until one waits for the user's approval, a guard stops them, or the model answers.
+      const outcome: StepsOutcome = yield* runSteps(options, progress);
 
       if (outcome.failed) {
         if (outcome.lateResults) conversation.append(outcome.lateResults);
         yield finish(outcome.failed.reason, outcome.failed.message, outcome.failed.debug);
         return outcome.failed.reason;
       }
-      options.onStepUsage?.(fitted.messages, outcome.usage);
-      yield { type: 'step-end', step: steps, usage: outcome.usage, finishReason: outcome.finishReason };
 
+      const { steps, usage, detector } = progress;
       const wantsAnotherStep = outcome.toolCalls > 0;
       const guard = guardAfterStep(limits, { steps, usage, wantsAnotherStep, repeated: detector.repeated !== undefined });
       if (guard) {

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { APICallError, tool, type ModelMessage } from 'ai';
 import type { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
+import { ContextFitter } from '../../src/agent/context-fitter.ts';
 import { Conversation } from '../../src/agent/conversation.ts';
 import type { AgentEvent } from '../../src/agent/events.ts';
 import { findUnansweredToolCalls } from '../../src/agent/context-window.ts';
@@ -85,6 +86,46 @@ describe('runTurn', () => {
     assert.equal(result.toolCallId, 'c1');
     assert.equal(result.output.value, 'value of a');
     assert.equal(end.usage.inputTokens, 200);
+  });
+
+  test('each step is in the history by the time its step-end is seen, and announced in order', async () => {
+    const model = scriptedModel([
+      { calls: [{ name: 'lookup', input: { key: 'a' } }] },
+      { calls: [{ name: 'lookup', input: { key: 'b' } }] },
+      { text: 'Both.' },
+    ]);
+    const conversation = new Conversation();
+    const seen: string[] = [];
+    for await (const event of runTurn({
+      model,
+      tools: makeTools([]),
+      instructions: 'test',
+      conversation,
+      userMessage: 'hi',
+      limits: { maxSteps: 5, tokenBudget: 1e9, maxIdenticalCalls: 3 },
+      stepTimeoutMs: 5_000,
+      toolTimeoutMs: 5_000,
+      maxRetries: 0,
+      abortSignal: new AbortController().signal,
+      approval: noApproval,
+      provider: { label: 'DashScope', model: 'x' },
+    })) {
+      if (event.type === 'step-start' || event.type === 'step-end') seen.push(`${event.type} ${event.step}: ${roles(conversation.messages).join(',')}`);
+      if (event.type === 'tool-call' || event.type === 'tool-result' || event.type === 'turn-end') seen.push(event.type);
+    }
+    assert.deepEqual(seen, [
+      'step-start 1: user',
+      'tool-call',
+      'tool-result',
+      'step-end 1: user,assistant,tool',
+      'step-start 2: user,assistant,tool',
+      'tool-call',
+      'tool-result',
+      'step-end 2: user,assistant,tool,assistant,tool',
+      'step-start 3: user,assistant,tool,assistant,tool',
+      'step-end 3: user,assistant,tool,assistant,tool,assistant',
+      'turn-end',
+    ]);
   });
 
   test('bad calls (unknown tool, schema violation, broken JSON) go back to the model as errors', async () => {
@@ -253,4 +294,93 @@ describe('runTurn', () => {
       assert.deepEqual(findUnansweredToolCalls(conversation.messages), []);
     });
   }
+});
+
+describe('runTurn with the context fitter, turn after turn', () => {
+  /** What request `n` carried, one short line per message after the system prompt. */
+  const sentIn = (model: MockLanguageModelV4, n: number): string[] =>
+    model.doStreamCalls[n]!.prompt.slice(1).map((message) => {
+      if (typeof message.content === 'string') return `${message.role}: ${message.content}`;
+      const parts = message.content.map((part) => {
+        if (part.type === 'text') return part.text;
+        if (part.type === 'tool-call') return `call ${part.toolCallId}`;
+        if (part.type === 'tool-result') return `result ${part.toolCallId}: ${JSON.stringify((part.output as { value?: unknown }).value)}`;
+        return part.type;
+      });
+      return `${message.role}: ${parts.join(' | ')}`;
+    });
+
+  test('each step, after an interrupt and after /compact, the model is sent the history as it now is', { timeout: 30_000 }, async () => {
+    const model = scriptedModel([
+      { calls: [{ id: 'a', name: 'lookup', input: { key: 'a' } }] },
+      { calls: [{ id: 'b', name: 'lookup', input: { key: 'b' } }] },
+      { text: 'A and B.' },
+      { calls: [{ id: 'w', name: 'write_file', input: { path: 'x.txt', content: 'x' } }] },
+      { text: 'Going on.' },
+      { text: 'From the summary.' },
+    ]);
+    const tools = makeTools([]);
+    const fitter = new ContextFitter(1_000_000, 'You are a test.', tools);
+    const conversation = new Conversation();
+    const turn = async (userMessage: string, approval: ApprovalPolicy, abortSignal = new AbortController().signal) => {
+      const events: AgentEvent[] = [];
+      for await (const event of runTurn({
+        model,
+        tools,
+        instructions: 'You are a test.',
+        conversation,
+        userMessage,
+        limits: { maxSteps: 10, tokenBudget: 1e9, maxIdenticalCalls: 3 },
+        stepTimeoutMs: 5_000,
+        toolTimeoutMs: 5_000,
+        maxRetries: 0,
+        abortSignal,
+        approval,
+        provider: { label: 'DashScope', model: 'qwen-plus' },
+        fitMessages: (messages) => fitter.fit(messages),
+        onStepUsage: (sent, usage) => fitter.observe(sent, usage),
+      })) events.push(event);
+      return events.at(-1) as Extract<AgentEvent, { type: 'turn-end' }>;
+    };
+
+    assert.equal((await turn('look up a and b', noApproval)).stopReason, 'completed');
+    assert.deepEqual(sentIn(model, 2), [
+      'user: look up a and b',
+      'assistant: call a',
+      'tool: result a: "value of a"',
+      'assistant: call b',
+      'tool: result b: "value of b"',
+    ]);
+
+    // Interrupted while the user is asked: the call is answered as interrupted before the next turn is sent.
+    const controller = new AbortController();
+    const asking: ApprovalPolicy = {
+      decide: () => 'ask',
+      ask: () => {
+        controller.abort();
+        return new Promise(() => {});
+      },
+    };
+    assert.equal((await turn('write x', asking, controller.signal)).stopReason, 'aborted');
+    assert.equal((await turn('go on', noApproval)).stopReason, 'completed');
+    assert.deepEqual(sentIn(model, 4).slice(5), [
+      'assistant: A and B.',
+      'user: write x',
+      'assistant: call w',
+      `tool: result w: ${JSON.stringify(INTERRUPTED_TOOL_RESULT_TEXT)}`,
+      'user: go on',
+    ]);
+
+    // /compact replaces the history with a summary pair, as the runtime does.
+    conversation.replace([
+      { role: 'user', content: 'Summary of the earlier conversation:\nlooked up a and b; a write was interrupted.' },
+      { role: 'assistant', content: 'Understood.' },
+    ]);
+    assert.equal((await turn('and now?', noApproval)).stopReason, 'completed');
+    assert.deepEqual(sentIn(model, 5), [
+      'user: Summary of the earlier conversation:\nlooked up a and b; a write was interrupted.',
+      'assistant: Understood.',
+      'user: and now?',
+    ]);
+  });
 });

@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { ModelMessage } from 'ai';
+import { ContextFitter, type FittedMessages } from '../../src/agent/context-fitter.ts';
+import { COMPACTION_SUMMARY_PREFIX, fitToWindow, repairHistory } from '../../src/agent/context-window.ts';
+import { Conversation } from '../../src/agent/conversation.ts';
+import { estimateMessageTokens, TokenCalibration } from '../../src/agent/token-estimate.ts';
+
+const user = (text: string): ModelMessage => ({ role: 'user', content: text });
+const assistant = (text: string): ModelMessage => ({ role: 'assistant', content: text });
+const call = (id: string): ModelMessage => ({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'read_file', input: { path: `${id}.txt` } }] });
+const result = (id: string, text: string): ModelMessage => ({
+  role: 'tool',
+  content: [{ type: 'tool-result', toolCallId: id, toolName: 'read_file', output: { type: 'text', value: text } }],
+});
+
+/** Turn `index` as the agent loop appends it: the question, then whole steps (a call and its result, or the answer). */
+function turn(index: number): ModelMessage[][] {
+  const steps: ModelMessage[][] = [[user(`question ${index}: ${'读一下这个文件 '.repeat(index % 5)}`)]];
+  for (let step = 0; step < index % 3; step++) {
+    const id = `call-${index}-${step}`;
+    // Every seventh result is long enough to be shortened in the small window.
+    steps.push([call(id), result(id, (index % 7 === 0 ? 'line of a long file\n'.repeat(400) : 'short result ').repeat(1 + (index % 4)))]);
+  }
+  steps.push([assistant(`answer ${index} `.repeat(1 + (index % 6)))]);
+  return steps;
+}
+
+/** Its reserve, read back from `usedShare` of an empty history (instructions, tools and room for the answer). */
+const reserveOf = (fitter: ContextFitter) => Math.round(fitter.usedShare([]) * fitter.windowTokens);
+
+/** The same fit computed from nothing: a copy of the history is an array the fitter has never seen. */
+const fromScratch = (fitter: ContextFitter, history: readonly ModelMessage[]) => fitter.fit([...history]);
+
+const assertSameFit = (actual: FittedMessages, expected: FittedMessages, context: string) => {
+  assert.deepEqual(actual, expected, context);
+  actual.messages.forEach((message, index) => assert.equal(message, expected.messages[index], `${context}: message ${index} is the same object`));
+};
+
+describe('ContextFitter on a history that grows', { timeout: 60_000 }, () => {
+  // 24k: results over its 6k cap are shortened while the history still fits whole; 1.5k and 6k leave turns out.
+  for (const windowTokens of [1_000_000, 24_000, 6_000, 1_500]) {
+    test(`sends what fitToWindow would, step after step, as the provider's counts move the calibration (${windowTokens.toLocaleString('en-US')}-token window)`, () => {
+      const fitter = new ContextFitter(windowTokens, 'You are a test.', {});
+      // The fitter's calibration, followed from outside: what it learns from the same reports.
+      const calibration = new TokenCalibration({ minRatio: 1, maxRatio: 2 });
+      const history: ModelMessage[] = [];
+      let shortenedInWhole = 0;
+      let dropped = 0;
+      for (let index = 0; index < 60; index++) {
+        for (const step of turn(index)) {
+          history.push(...step);
+          const fitted = fitter.fit(history);
+          const reservedTokens = reserveOf(fitter);
+          const expected = fitToWindow(history, { windowTokens, reservedTokens, estimate: (message) => calibration.apply(estimateMessageTokens(message)) });
+          assert.deepEqual(fitted.messages, expected.messages, `turn ${index}, ${history.length} messages`);
+          assert.equal(fitted.estimatedTokens, expected.estimatedTokens, `turn ${index}: estimate`);
+          if (expected.droppedMessages === 0) shortenedInWhole += expected.shortenedResults;
+          dropped += expected.droppedTurns;
+          const raw = fitted.messages.reduce((sum, message) => sum + estimateMessageTokens(message), 0);
+          const inputTokens = Math.ceil((raw + reservedTokens) * (1.05 + (index % 5) / 10));
+          fitter.observe(fitted.messages, { inputTokens, outputTokens: 10, cachedInputTokens: 0 });
+          calibration.observe(raw + reservedTokens, inputTokens);
+        }
+      }
+      assert.ok(calibration.ratio > 1, 'the calibration moved');
+      if (windowTokens === 24_000) assert.ok(shortenedInWhole > 0, 'results were shortened in a history kept whole');
+      if (windowTokens <= 6_000) assert.ok(dropped > 0, 'the small window left turns out');
+    });
+  }
+
+  test('a fit after the provider reported usage counts as a fresh fit does, whole history or not', () => {
+    for (const windowTokens of [1_000_000, 24_000, 6_000]) {
+      const incremental = new ContextFitter(windowTokens, 'You are a test.', {});
+      const fresh = new ContextFitter(windowTokens, 'You are a test.', {});
+      const history: ModelMessage[] = [];
+      for (let index = 0; index < 40; index++) {
+        for (const step of turn(index)) {
+          history.push(...step);
+          const fitted = incremental.fit(history);
+          assertSameFit(fitted, fromScratch(fresh, history), `${windowTokens}: turn ${index}`);
+          // Providers report more than the estimate, and by changing ratios, so the calibration moves every step.
+          const raw = fitted.messages.reduce((sum, message) => sum + estimateMessageTokens(message), 0);
+          const usage = { inputTokens: Math.ceil((raw + reserveOf(incremental)) * (1.1 + (index % 5) / 10)), outputTokens: 10, cachedInputTokens: 0 };
+          incremental.observe(fitted.messages, usage);
+          fresh.observe([...fitted.messages], usage);
+          assert.equal(incremental.historyShare(history), fresh.historyShare([...history]), `${windowTokens}: turn ${index}: share`);
+        }
+      }
+    }
+  });
+
+  test('after /compact, a repair or /clear, the replaced history is what is sent, not the one before', () => {
+    const fitter = new ContextFitter(1_000_000, 'You are a test.', {});
+    const conversation = new Conversation();
+    for (let index = 0; index < 12; index++) for (const step of turn(index)) conversation.append(...step);
+    assert.equal(fitter.fit(conversation.messages).messages.length, conversation.length);
+
+    // /compact: a summary pair replaces everything, then the next turn goes on from it.
+    const summary = [user(`${COMPACTION_SUMMARY_PREFIX}:\nthe user read twelve files.`), assistant('Understood.')];
+    conversation.replace(summary);
+    conversation.append(user('and now?'));
+    assert.deepEqual(fitter.fit(conversation.messages).messages, [...summary, user('and now?')]);
+
+    // An interrupted step: the repair answers the call, in a new array that starts with the same messages.
+    conversation.append(call('cut'));
+    assert.deepEqual(fitter.fit(conversation.messages).messages.at(-1), call('cut'));
+    conversation.replace(repairHistory([...conversation.messages]));
+    const repaired = fitter.fit(conversation.messages).messages;
+    assert.equal(repaired.length, 5);
+    assert.equal(repaired.at(-1)?.role, 'tool', 'the synthetic result of the interrupted call is sent');
+
+    // A repair at rest: the denied approval's request and response give way to a denied result, so the
+    // replaced history has the same length and last message, and different messages before them.
+    conversation.replace([
+      user('write it'),
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'w', toolName: 'write_file', input: { path: 'a.txt', content: 'a long enough text to count' } },
+          { type: 'tool-approval-request', approvalId: 'approval-w', toolCallId: 'w' },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'approval-w', approved: false, reason: 'The user said no to this write.' }] },
+      user('then do not'),
+      assistant('I will not.'),
+    ]);
+    const beforeRepair = fitter.fit(conversation.messages);
+    conversation.replace(repairHistory([...conversation.messages]));
+    assert.equal(conversation.messages.at(-1), beforeRepair.messages.at(-1));
+    assertSameFit(fitter.fit(conversation.messages), fromScratch(new ContextFitter(1_000_000, 'You are a test.', {}), conversation.messages), 'after the repair');
+    assert.equal(conversation.messages[2]?.role, 'tool');
+
+    // /clear, and a history that is the same length as before but not the same messages.
+    conversation.replace([]);
+    conversation.append(user('first'), assistant('one'), user('second'), assistant('two'), user('third'));
+    assert.deepEqual(fitter.fit(conversation.messages).messages, conversation.messages);
+  });
+
+  test('an array changed where its last message was is fitted again from the start', () => {
+    const fitter = new ContextFitter(1_000_000, 'You are a test.', {});
+    const history: ModelMessage[] = [user('one'), assistant('first answer')];
+    fitter.fit(history);
+    history[1] = assistant('an answer replaced in place, several tokens longer than the first');
+    history.push(user('two'));
+    assertSameFit(fitter.fit(history), fromScratch(new ContextFitter(1_000_000, 'You are a test.', {}), history), 'after the change');
+  });
+});
