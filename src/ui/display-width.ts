@@ -140,10 +140,12 @@ class OpenStyles {
 /**
  * Wraps styled text (no newlines) to lines of at most `width` columns, at spaces where it can and
  * anywhere in a word that does not fit. Styles open at a break are closed and reopened, so each
- * line stands alone (a table cell's colour never bleeds into its border).
+ * line stands alone (a table cell's colour never bleeds into its border). Leading spaces are
+ * dropped like any space at a line's start, unless `keepIndent` (a line of code).
  */
-export function wrapStyled(text: string, width: number): string[] {
+export function wrapStyled(text: string, width: number, options: { keepIndent?: boolean } = {}): string[] {
   const limit = Math.max(1, width);
+  let indenting = options.keepIndent === true;
   const lines: string[] = [];
   const styles = new OpenStyles();
   let line = '';
@@ -168,9 +170,13 @@ export function wrapStyled(text: string, width: number): string[] {
       continue;
     }
     if (unit.kind === 'space') {
-      if (used > 0) pendingSpace += unit.text;
+      if (indenting) {
+        line += unit.text;
+        used += unit.text.length;
+      } else if (used > 0) pendingSpace += unit.text;
       continue;
     }
+    indenting = false;
     if (used > 0 && used + pendingSpace.length + unit.width > limit) breakLine();
     if (pendingSpace !== '') {
       line += pendingSpace;

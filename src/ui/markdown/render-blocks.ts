@@ -95,7 +95,7 @@ function renderCode(token: Tokens.Code, context: BlockContext): string[] {
   const gutter = colour.dim('│ ');
   return [
     colour.dim(`╭─${language ? ` ${language}` : ''}`),
-    ...lines.flatMap((line) => wrapStyled(line.replace(/\t/g, '    '), Math.max(10, width - 2)).map((part) => gutter + part)),
+    ...lines.flatMap((line) => wrapStyled(line.replace(/\t/g, '    '), Math.max(10, width - 2), { keepIndent: true }).map((part) => gutter + part)),
     colour.dim('╰─'),
   ];
 }

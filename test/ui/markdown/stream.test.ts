@@ -48,6 +48,13 @@ describe('MarkdownStream', { timeout: 10_000 }, () => {
     assert.deepEqual(await markdown.push('```\n'), ['╭─ python', '│ print("hi")', '╰─']);
   });
 
+  it('keeps the indentation of code, also when highlighted', async () => {
+    const source = '```json\n{\n  "name": "sylvan",\n  "bin": {\n    "sylvan": "bin/sylvan.js"\n  }\n}\n```\n';
+    const expected = ['╭─ json', '│ {', '│   "name": "sylvan",', '│   "bin": {', '│     "sylvan": "bin/sylvan.js"', '│   }', '│ }', '╰─'];
+    assert.deepEqual((await streamed(source, 5)).all, expected);
+    assert.deepEqual((await streamed(source, 5, { colour: coloured })).all.map(stripStyle), expected);
+  });
+
   it('highlights code with colour', async () => {
     const { all } = await streamed('```js\nconst x = "s"; // c\n```\n', 4, { colour: coloured });
     const line = all[1]!;
