@@ -55,7 +55,7 @@ const COMMANDS: SlashCommand[] = [
       const always = [...state.approval.always];
       const ahead = [...state.approval.approvedAhead];
       if (always.length === 0 && ahead.length === 0) {
-        state.print('  No tool is always-approved; you are asked before each file write.');
+        state.print('  Nothing is always-approved: you are asked before each file write, command, new web domain and untrusted MCP tool.');
         return;
       }
       // The settings' keys are the user's standing choice, made in a file: a reset forgets only this session's answers.

@@ -508,9 +508,9 @@ describe('runRepl: slash commands', () => {
     assert.deepEqual(decisions, ['allow', 'ask']);
     const lines = output.split('\n').filter((text) => text.startsWith('  ') && !text.startsWith('  │'));
     assert.deepEqual(lines, [
-      '  No tool is always-approved; you are asked before each file write.',
+      '  Nothing is always-approved: you are asked before each file write, command, new web domain and untrusted MCP tool.',
       '  Always-approved this session: write_file. Reset: you will be asked again.',
-      '  No tool is always-approved; you are asked before each file write.',
+      '  Nothing is always-approved: you are asked before each file write, command, new web domain and untrusted MCP tool.',
     ]);
   });
 
