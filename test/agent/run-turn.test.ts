@@ -37,25 +37,28 @@ const noApproval: ApprovalPolicy = {
   ask: async () => ({ approved: false }),
 };
 
+/** A turn's options with this file's defaults: `overrides` replace any of them. */
+const turnOptions = (model: MockLanguageModelV4, overrides: Partial<TurnOptions> = {}): TurnOptions => ({
+  model,
+  tools: makeTools([]),
+  instructions: 'You are a test.',
+  conversation: new Conversation(),
+  userMessage: 'hello',
+  limits: { maxSteps: 5, tokenBudget: 1_000_000, maxIdenticalCalls: 3 },
+  stepTimeoutMs: 5_000,
+  toolTimeoutMs: 5_000,
+  maxRetries: 0,
+  abortSignal: new AbortController().signal,
+  approval: noApproval,
+  provider: { label: 'DashScope', model: 'qwen-plus', keyVariable: 'DASHSCOPE_API_KEY' },
+  ...overrides,
+});
+
 async function run(model: MockLanguageModelV4, overrides: Partial<TurnOptions> = {}) {
   const log: string[] = [];
   const conversation = overrides.conversation ?? new Conversation();
   const events: AgentEvent[] = [];
-  const turn = runTurn({
-    model,
-    tools: makeTools(log),
-    instructions: 'You are a test.',
-    conversation,
-    userMessage: 'hello',
-    limits: { maxSteps: 5, tokenBudget: 1_000_000, maxIdenticalCalls: 3 },
-    stepTimeoutMs: 5_000,
-    toolTimeoutMs: 5_000,
-    maxRetries: 0,
-    abortSignal: new AbortController().signal,
-    approval: noApproval,
-    provider: { label: 'DashScope', model: 'qwen-plus', keyVariable: 'DASHSCOPE_API_KEY' },
-    ...overrides,
-  });
+  const turn = runTurn(turnOptions(model, { tools: makeTools(log), ...overrides, conversation }));
   for await (const event of turn) events.push(event);
   const end = events.at(-1);
   assert.equal(end?.type, 'turn-end');
@@ -96,20 +99,7 @@ describe('runTurn', () => {
     ]);
     const conversation = new Conversation();
     const seen: string[] = [];
-    for await (const event of runTurn({
-      model,
-      tools: makeTools([]),
-      instructions: 'test',
-      conversation,
-      userMessage: 'hi',
-      limits: { maxSteps: 5, tokenBudget: 1e9, maxIdenticalCalls: 3 },
-      stepTimeoutMs: 5_000,
-      toolTimeoutMs: 5_000,
-      maxRetries: 0,
-      abortSignal: new AbortController().signal,
-      approval: noApproval,
-      provider: { label: 'DashScope', model: 'x' },
-    })) {
+    for await (const event of runTurn(turnOptions(model, { conversation }))) {
       if (event.type === 'step-start' || event.type === 'step-end') seen.push(`${event.type} ${event.step}: ${roles(conversation.messages).join(',')}`);
       if (event.type === 'tool-call' || event.type === 'tool-result' || event.type === 'turn-end') seen.push(event.type);
     }
@@ -215,20 +205,7 @@ describe('runTurn', () => {
     const controller = new AbortController();
     const model = scriptedModel([{ calls: [{ name: 'lookup', input: { key: 'a' } }] }, { hang: true }]);
     const conversation = new Conversation();
-    const turn = runTurn({
-      model,
-      tools: makeTools([]),
-      instructions: 'test',
-      conversation,
-      userMessage: 'hi',
-      limits: { maxSteps: 5, tokenBudget: 1e9, maxIdenticalCalls: 3 },
-      stepTimeoutMs: 60_000,
-      toolTimeoutMs: 60_000,
-      maxRetries: 0,
-      abortSignal: controller.signal,
-      approval: noApproval,
-      provider: { label: 'DashScope', model: 'x' },
-    });
+    const turn = runTurn(turnOptions(model, { conversation, stepTimeoutMs: 60_000, toolTimeoutMs: 60_000, abortSignal: controller.signal }));
     let end: AgentEvent | undefined;
     for await (const event of turn) {
       if (event.type === 'step-start' && event.step === 2) controller.abort();
@@ -324,22 +301,17 @@ describe('runTurn with the context fitter, turn after turn', () => {
     const conversation = new Conversation();
     const turn = async (userMessage: string, approval: ApprovalPolicy, abortSignal = new AbortController().signal) => {
       const events: AgentEvent[] = [];
-      for await (const event of runTurn({
-        model,
+      const options = turnOptions(model, {
         tools,
-        instructions: 'You are a test.',
         conversation,
         userMessage,
         limits: { maxSteps: 10, tokenBudget: 1e9, maxIdenticalCalls: 3 },
-        stepTimeoutMs: 5_000,
-        toolTimeoutMs: 5_000,
-        maxRetries: 0,
         abortSignal,
         approval,
-        provider: { label: 'DashScope', model: 'qwen-plus' },
         fitMessages: (messages) => fitter.fit(messages),
         onStepUsage: (sent, usage) => fitter.observe(sent, usage),
-      })) events.push(event);
+      });
+      for await (const event of runTurn(options)) events.push(event);
       return events.at(-1) as Extract<AgentEvent, { type: 'turn-end' }>;
     };
 
