@@ -67,32 +67,11 @@ async function sylvanLoop(): Promise<number> {
   return elapsed;
 }
 
-/** The AI SDK's own multi-step loop on the same script. */
-async function sdkLoop(): Promise<number> {
-  const model = scriptedModel(script);
-  collectGarbage();
-  const start = process.cpuUsage();
-  const result = streamText({
-    model,
-    tools: makeTools(),
-    instructions: 'You are a benchmark.',
-    prompt: 'count',
-    stopWhen: isStepCount(STEPS),
-    onError: () => {},
-  });
-  for await (const part of result.stream) if (part.type === 'error') throw new Error(`the SDK's loop failed: ${String(part.error)}`);
-  const elapsed = cpuMsSince(start);
-  const steps = (await result.steps).length;
-  if (steps !== STEPS) throw new Error(`the SDK's loop ran ${steps} steps, not ${STEPS}`);
-  return elapsed;
-}
-
 /**
- * The SDK's loop asked for what Sylvan asks of it: an abort signal, step and tool timeouts, an approval
- * hook, and the history handed back before each step from what each step added. Not a target: it
- * tells what of the ratio is the SDK's own cost for those features and what is Sylvan's code.
+ * CPU milliseconds of the SDK's own multi-step loop over the same script, with `options` added to
+ * the call (and, with `history`, the history kept beside it); `name` is for the error if it misbehaves.
  */
-async function sdkLoopWithSylvansOptions(): Promise<number> {
+async function timeSdkLoop(name: string, options: (history: ModelMessage[]) => Partial<Parameters<typeof streamText>[0]>): Promise<number> {
   const model = scriptedModel(script);
   const history: ModelMessage[] = [{ role: 'user', content: 'count' }];
   collectGarbage();
@@ -103,21 +82,34 @@ async function sdkLoopWithSylvansOptions(): Promise<number> {
     instructions: 'You are a benchmark.',
     messages: [...history],
     stopWhen: isStepCount(STEPS),
+    onError: () => {},
+    ...options(history),
+  } as Parameters<typeof streamText>[0]);
+  for await (const part of result.stream) if (part.type === 'error') throw new Error(`${name} failed: ${String(part.error)}`);
+  const elapsed = cpuMsSince(start);
+  const steps = (await result.steps).length;
+  if (steps !== STEPS) throw new Error(`${name} ran ${steps} steps, not ${STEPS}`);
+  return elapsed;
+}
+
+/** The AI SDK's own multi-step loop on the same script. */
+const sdkLoop = () => timeSdkLoop("the SDK's loop", () => ({}));
+
+/**
+ * The SDK's loop asked for what Sylvan asks of it: an abort signal, step and tool timeouts, an approval
+ * hook, and the history handed back before each step from what each step added. Not a target: it
+ * tells what of the ratio is the SDK's own cost for those features and what is Sylvan's code.
+ */
+const sdkLoopWithSylvansOptions = () =>
+  timeSdkLoop("the SDK's loop with Sylvan's options", (history) => ({
     abortSignal: new AbortController().signal,
     timeout: { stepMs: 60_000, toolMs: 60_000 },
     toolApproval: () => undefined,
-    prepareStep: ({ stepNumber }) => (stepNumber === 0 ? undefined : { messages: [...history] }),
-    onStepEnd: (step) => {
+    prepareStep: ({ stepNumber }: { stepNumber: number }) => (stepNumber === 0 ? undefined : { messages: [...history] }),
+    onStepEnd: (step: { response: { messages: ModelMessage[] } }) => {
       history.push(...step.response.messages);
     },
-    onError: () => {},
-  });
-  for await (const part of result.stream) if (part.type === 'error') throw new Error(`the SDK's loop failed: ${String(part.error)}`);
-  const elapsed = cpuMsSince(start);
-  const steps = (await result.steps).length;
-  if (steps !== STEPS) throw new Error(`the SDK's loop with Sylvan's options ran ${steps} steps, not ${STEPS}`);
-  return elapsed;
-}
+  }));
 
 /**
  * Per step, Sylvan's hand-written loop (runTurn + ContextFitter) against `streamText` with
