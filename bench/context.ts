@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cleanCliEnvironment } from '../test/helpers/cli-environment.ts';
 
 /** What every measurement gets from `npm run bench`: where the project is, a clean place to run it. */
 export interface BenchContext {
@@ -21,14 +22,7 @@ export function createContext(projectRoot: string, rounds: number, progress: (li
     workspace,
     rounds,
     progress,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: workspace,
-      SYLVAN_HOME: join(workspace, '.sylvan-home'),
-      SYLVAN_MOCK_DELAY_MS: '0',
-      SYLVAN_NO_NODE_WARNING: '1',
-      NO_COLOR: '1',
-    },
+    env: cleanCliEnvironment(workspace),
     dispose: () => rmSync(workspace, { recursive: true, force: true }),
   };
 }

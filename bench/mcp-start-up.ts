@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cleanCliEnvironment } from '../test/helpers/cli-environment.ts';
 import type { Section } from './report.ts';
 import { runNode, type ProcessRun } from './start-up.ts';
 import { formatMs, median } from './statistics.ts';
@@ -30,14 +31,7 @@ export async function measureMcpStartUp(projectRoot: string, runs: number): Prom
       },
     }),
   );
-  const env = (folder: string): Record<string, string> => ({
-    PATH: process.env.PATH ?? '',
-    HOME: folder,
-    SYLVAN_HOME: join(folder, 'home'),
-    SYLVAN_MOCK_DELAY_MS: '0',
-    SYLVAN_NO_NODE_WARNING: '1',
-    NO_COLOR: '1',
-  });
+  const env = (folder: string): Record<string, string> => ({ ...cleanCliEnvironment(folder), SYLVAN_HOME: join(folder, 'home') });
   const cli = join(projectRoot, 'bin', 'sylvan.js');
   const check = (name: string, run: ProcessRun, expected: string) => {
     if (run.exitCode !== 0 || !run.stdout.includes(expected)) {

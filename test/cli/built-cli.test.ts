@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { cleanCliEnvironment } from '../helpers/cli-environment.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const version = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -24,14 +25,7 @@ describe('the built CLI (bin/sylvan.js on the bundled dist/)', { timeout: 120_00
       input: stdin,
       encoding: 'utf8',
       timeout: 30_000,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: workspace,
-        SYLVAN_HOME: join(workspace, '.sylvan-home'),
-        SYLVAN_MOCK_DELAY_MS: '0',
-        SYLVAN_NO_NODE_WARNING: '1',
-        NO_COLOR: '1',
-      },
+      env: cleanCliEnvironment(workspace),
     });
 
   before(() => {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cleanCliEnvironment } from './cli-environment.ts';
 import { killAtEnd, occupySlotNow, processSlot, tempFolder, testFileEnding } from './children.ts';
 
 /** The CLI's entry from source, as bin/sylvan.js runs the built one. */
@@ -69,12 +70,7 @@ function launch(options: StartCliOptions, release: () => void): RunningCli {
   }
   const cwd = options.cwd ?? tempWorkspace();
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: cwd,
-    SYLVAN_HOME: join(cwd, '.sylvan-home'),
-    SYLVAN_MOCK_DELAY_MS: '0',
-    SYLVAN_NO_NODE_WARNING: '1',
-    NO_COLOR: '1',
+    ...cleanCliEnvironment(cwd),
     ...options.env,
     TSX_TSCONFIG_PATH: join(projectRoot, 'tsconfig.json'),
   };
