@@ -5,7 +5,7 @@
 //   npm test                               the whole suite
 //   npm test -- test/cli                   the test files under a folder (or named files)
 //   npm test -- --test-name-pattern=401    any other argument goes to node --test
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,14 @@ const files = chosen.length === 0
   : chosen.flatMap((path) => (isFolder(path) ? testFilesUnder(path) : [relative(projectRoot, resolve(path))]));
 if (files.length === 0) {
   console.error(`No *.test.ts file found under ${chosen.join(', ') || relative(process.cwd(), testRoot)}.`);
+  process.exit(1);
+}
+
+// The tests start the built CLI (bin/sylvan.js → dist/), as a user does: build it first (~1 s), so
+// no test runs a stale build.
+const built = spawnSync(process.execPath, [join(projectRoot, 'scripts', 'build.mjs')], { cwd: projectRoot, stdio: 'inherit' });
+if (built.status !== 0) {
+  console.error('The build failed (npm run build): the tests start the built CLI, so none were run.');
   process.exit(1);
 }
 

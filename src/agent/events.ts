@@ -38,6 +38,8 @@ export type AgentEvent =
       stopReason: StopReason;
       usage: TokenUsage;
       steps: number;
+      /** The last step's finish reason (`stop`, `tool-calls`, `length`, …), when a step finished. */
+      finishReason?: string;
       /** One line for the user when the turn did not complete: what happened and what to do. */
       message?: string;
       /** The underlying error's stack, shown only with SYLVAN_DEBUG=1. */

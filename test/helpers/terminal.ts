@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { endAtFileEnd, occupySlotNow, tempFolder } from './children.ts';
-import { cliEntry, tsxLoader } from './start-cli.ts';
+import { cliEntry } from './start-cli.ts';
 
 /** How long any one thing on the screen may take to appear on a loaded machine: a safety net. */
 export const SCREEN_DEADLINE_MS = 60_000;
@@ -13,7 +12,6 @@ const HANG_UP_GRACE_MS = 5_000;
 const POLL_MS = 25;
 
 const run = promisify(execFile);
-const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 /** Running (a zombie nobody reaps yet counts as gone). */
 const alive = (pid: number) => {
@@ -88,11 +86,10 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
     LANG: 'C.UTF-8',
     SYLVAN_HOME: join(options.cwd, '.sylvan-home'),
     SYLVAN_NO_NODE_WARNING: '1',
-    TSX_TSCONFIG_PATH: join(projectRoot, 'tsconfig.json'),
     ...(options.colour ? {} : { NO_COLOR: '1' }),
     ...options.env,
   };
-  const node = [process.execPath, '--import', tsxLoader, cliEntry, ...(options.args ?? [])].map(quote).join(' ');
+  const node = [process.execPath, cliEntry, ...(options.args ?? [])].map(quote).join(' ');
   const assignments = Object.entries(env).map(([key, value]) => quote(`${key}=${value}`)).join(' ');
   // exec: the pid written is the CLI's, and no shell stays between script and node to change the exit code.
   const inner = `echo $$ > ${quote(pidFile)}; cd ${quote(options.cwd)} && exec env -i ${assignments} ${node}`;
