@@ -30,7 +30,7 @@ const MEASUREMENTS: { label: string; measure: (context: BenchContext) => Section
   { label: 'time to the prompt on a pseudo-terminal', measure: measureTimeToPrompt },
   { label: 'start-up with two MCP servers configured', measure: (context) => measureMcpStartUp(context.projectRoot, context.rounds) },
   { label: 'Enter -> first request byte', measure: measureEnterToRequest },
-  { label: 'agent loop vs the SDK loop, 1,000 steps', measure: measureLoopOverhead },
+  { label: "agent loop vs the seed's loop, 1,000 steps", measure: measureLoopOverhead },
   { label: 'context fitting at 1k, 10k, 100k messages', measure: () => measureContextFitting() },
   { label: `${LOOPBACK_TURNS} full turns on a loopback server`, measure: () => measureLoopbackTurns(LOOPBACK_TURNS) },
   { label: 'other agents on the PATH', measure: measureOtherAgents },

@@ -11,7 +11,8 @@ import { instructionsSection, loadProjectInstructions, type InstructionFile } fr
 import { redactTurn } from './agent/redact-secrets.ts';
 import { ToolProgressChannel } from './agent/tool-progress-channel.ts';
 import { startRuntimeMcp, type RuntimeMcp } from './mcp/runtime-mcp.ts';
-import { runTurn, type ApprovalPolicy, type ApprovalRequest } from './agent/run-turn.ts';
+import { agentLoop } from './agent/agent-loop.ts';
+import type { ApprovalPolicy, ApprovalRequest } from './agent/turn-options.ts';
 import { createModel, providerContext } from './providers/create-model.ts';
 import { SearchSourceLog, withSearchSources } from './providers/dashscope-search.ts';
 import { listServerModels, type ServerModels } from './providers/list-models.ts';
@@ -24,9 +25,6 @@ import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts'
 import { describeEdit, type EditFileInput } from './tools/files/edit-file.ts';
 import { describeCommand, RUN_COMMAND_SDK_TIMEOUT_MS, type RunCommandInput } from './tools/shell/run-command.ts';
 import { formatCall } from './ui/render.ts';
-
-/** A command may run for up to 10 minutes: longer than a model step may take. */
-const RUNS_BETWEEN_STEPS: ReadonlySet<string> = new Set(['run_command']);
 
 /** Past this share of the room for history, the history is compacted before the next turn. */
 const AUTO_COMPACT_SHARE = 0.8;
@@ -185,7 +183,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     }
     await refreshTools();
     yield* mcpNotices();
-    const events = withSearchSources(progress.merge(runTurn({
+    const events = withSearchSources(progress.merge(agentLoop({
       model: models.answer,
       tools: currentTools,
       instructions,
@@ -195,7 +193,6 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       stepTimeoutMs: config.timeoutSeconds * 1000,
       toolTimeoutMs: config.toolTimeoutSeconds * 1000,
       toolTimeoutOverrides: { run_commandMs: Math.max(RUN_COMMAND_SDK_TIMEOUT_MS, config.toolTimeoutSeconds * 1000) },
-      runBetweenSteps: RUNS_BETWEEN_STEPS,
       maxRetries: sdkRetries,
       abortSignal: signal,
       approval,

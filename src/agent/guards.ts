@@ -78,3 +78,24 @@ export function guardAfterStep(
   if (state.wantsAnotherStep && state.steps >= limits.maxSteps) return 'max-steps';
   return undefined;
 }
+
+/** The one line the user reads when a guard ended the turn. */
+export function guardMessage(
+  reason: StopReason,
+  state: { limits: TurnLimits; usage: TokenUsage; steps: number; repeated?: { toolName: string; input: unknown } },
+): string {
+  switch (reason) {
+    case 'repeated-call': {
+      const call = state.repeated ? `${state.repeated.toolName} ${canonicalJson(state.repeated.input)}` : 'a tool';
+      return `Stopped: the model called ${call} ${state.limits.maxIdenticalCalls} times with the same arguments. Rephrase the request or ask for something else.`;
+    }
+    case 'token-budget': {
+      const used = state.usage.inputTokens + state.usage.outputTokens;
+      return `Stopped: this turn used ${used.toLocaleString('en-US')} tokens, over the budget of ${state.limits.tokenBudget.toLocaleString('en-US')} (--token-budget / SYLVAN_TOKEN_BUDGET).`;
+    }
+    case 'max-steps':
+      return `Stopped after ${state.steps} steps (--max-steps / SYLVAN_MAX_STEPS) while the model was still calling tools. Say "continue" to let it go on, or raise the limit.`;
+    default:
+      return `Stopped: ${reason}.`;
+  }
+}

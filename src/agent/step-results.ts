@@ -41,3 +41,21 @@ export function withTruncatedResults(message: ModelMessage, truncated: ReadonlyS
   };
 }
 
+
+type ToolContent = Extract<ModelMessage, { role: 'tool' }>['content'];
+
+/**
+ * A step's response, split for the history: the model's own messages, kept as soon as the step is
+ * read (so a call the user is asked about is in the session even if Sylvan is killed at the
+ * question), and the SDK's answers to calls it could not parse (cut-off ones explained), which join
+ * the results of the calls the loop ran in one tool message.
+ */
+export function splitResponse(response: readonly ModelMessage[], truncated: ReadonlySet<string>): { model: ModelMessage[]; answered: ToolContent } {
+  const model: ModelMessage[] = [];
+  const answered: ToolContent = [];
+  for (const message of response) {
+    if (message.role === 'tool') answered.push(...withTruncatedResults(message, truncated).content as ToolContent);
+    else model.push(message);
+  }
+  return { model, answered };
+}

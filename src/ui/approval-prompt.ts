@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from '../agent/run-turn.ts';
+import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from '../agent/turn-options.ts';
 import { approvalScopeOf, type ApprovalScopeResolver } from '../tools/approval-scope.ts';
 import type { LineReader } from './line-reader.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';

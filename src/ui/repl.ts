@@ -10,7 +10,7 @@ import { formatPreview } from './preview-view.ts';
 import { sanitize } from './sanitize.ts';
 import type { TerminalRenderer, ThinkingDisplay } from './terminal-renderer.ts';
 import { ToolCallLog, trackToolEvent, type ToolCallRecord } from './tool-calls.ts';
-import type { ApprovalPolicy } from '../agent/run-turn.ts';
+import type { ApprovalPolicy } from '../agent/turn-options.ts';
 
 export interface ReplOptions {
   config: Config;

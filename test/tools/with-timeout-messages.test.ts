@@ -4,7 +4,7 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { Conversation } from '../../src/agent/conversation.ts';
 import type { AgentEvent } from '../../src/agent/events.ts';
-import { runTurn } from '../../src/agent/run-turn.ts';
+import { agentLoop } from '../../src/agent/agent-loop.ts';
 import { withTimeoutMessages } from '../../src/tools/with-timeout-messages.ts';
 import { scriptedModel } from '../helpers/scripted-model.ts';
 
@@ -18,7 +18,7 @@ test('a tool that runs too long is cut off, the model reads why, and the turn go
   );
   const model = scriptedModel([{ calls: [{ name: 'stuck', input: {}, id: 'c1' }] }, { text: 'It timed out.' }]);
   const events: AgentEvent[] = [];
-  for await (const event of runTurn({
+  for await (const event of agentLoop({
     model,
     tools,
     instructions: 'test',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ApprovalRequest } from '../../src/agent/run-turn.ts';
+import type { ApprovalRequest } from '../../src/agent/turn-options.ts';
 import { InteractiveApproval, nonInteractiveApproval } from '../../src/ui/approval-prompt.ts';
 import type { LineReader, ReadResult } from '../../src/ui/line-reader.ts';
 

@@ -7,7 +7,7 @@ import type { ModelMessage } from 'ai';
 import type { CompactResult } from '../../src/agent/compact.ts';
 import { Conversation } from '../../src/agent/conversation.ts';
 import { emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from '../../src/agent/events.ts';
-import type { ApprovalPolicy } from '../../src/agent/run-turn.ts';
+import type { ApprovalPolicy } from '../../src/agent/turn-options.ts';
 import type { Config } from '../../src/config.ts';
 import type { Runtime } from '../../src/runtime.ts';
 import type { RuntimeMcp } from '../../src/mcp/runtime-mcp.ts';

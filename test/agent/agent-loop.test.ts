@@ -8,7 +8,7 @@ import { Conversation } from '../../src/agent/conversation.ts';
 import type { AgentEvent } from '../../src/agent/events.ts';
 import { findUnansweredToolCalls } from '../../src/agent/context-window.ts';
 import { INTERRUPTED_TOOL_RESULT_TEXT } from '../../src/agent/history-repair.ts';
-import { runTurn, type ApprovalPolicy, type TurnOptions } from '../../src/agent/run-turn.ts';
+import { agentLoop, type ApprovalPolicy, type TurnOptions } from '../../src/agent/agent-loop.ts';
 import { scriptedModel } from '../helpers/scripted-model.ts';
 
 function makeTools(log: string[]) {
@@ -58,7 +58,7 @@ async function run(model: MockLanguageModelV4, overrides: Partial<TurnOptions> =
   const log: string[] = [];
   const conversation = overrides.conversation ?? new Conversation();
   const events: AgentEvent[] = [];
-  const turn = runTurn(turnOptions(model, { tools: makeTools(log), ...overrides, conversation }));
+  const turn = agentLoop(turnOptions(model, { tools: makeTools(log), ...overrides, conversation }));
   for await (const event of turn) events.push(event);
   const end = events.at(-1);
   assert.equal(end?.type, 'turn-end');
@@ -67,7 +67,7 @@ async function run(model: MockLanguageModelV4, overrides: Partial<TurnOptions> =
 
 const roles = (messages: readonly ModelMessage[]) => messages.map((message) => message.role);
 
-describe('runTurn', () => {
+describe('agentLoop', () => {
   test('runs a tool, feeds the result back, and stops when the model answers', async () => {
     const model = scriptedModel([{ calls: [{ name: 'lookup', input: { key: 'a' }, id: 'c1' }] }, { text: 'The value is A.' }]);
     const { events, end, conversation, log } = await run(model);
@@ -99,7 +99,7 @@ describe('runTurn', () => {
     ]);
     const conversation = new Conversation();
     const seen: string[] = [];
-    for await (const event of runTurn(turnOptions(model, { conversation }))) {
+    for await (const event of agentLoop(turnOptions(model, { conversation }))) {
       if (event.type === 'step-start' || event.type === 'step-end') seen.push(`${event.type} ${event.step}: ${roles(conversation.messages).join(',')}`);
       if (event.type === 'tool-call' || event.type === 'tool-result' || event.type === 'turn-end') seen.push(event.type);
     }
@@ -205,7 +205,7 @@ describe('runTurn', () => {
     const controller = new AbortController();
     const model = scriptedModel([{ calls: [{ name: 'lookup', input: { key: 'a' } }] }, { hang: true }]);
     const conversation = new Conversation();
-    const turn = runTurn(turnOptions(model, { conversation, stepTimeoutMs: 60_000, toolTimeoutMs: 60_000, abortSignal: controller.signal }));
+    const turn = agentLoop(turnOptions(model, { conversation, stepTimeoutMs: 60_000, toolTimeoutMs: 60_000, abortSignal: controller.signal }));
     let end: AgentEvent | undefined;
     for await (const event of turn) {
       if (event.type === 'step-start' && event.step === 2) controller.abort();
@@ -273,7 +273,7 @@ describe('runTurn', () => {
   }
 });
 
-describe('runTurn with the context fitter, turn after turn', () => {
+describe('agentLoop with the context fitter, turn after turn', () => {
   /** What request `n` carried, one short line per message after the system prompt. */
   const sentIn = (model: MockLanguageModelV4, n: number): string[] =>
     model.doStreamCalls[n]!.prompt.slice(1).map((message) => {
@@ -311,7 +311,7 @@ describe('runTurn with the context fitter, turn after turn', () => {
         fitMessages: (messages) => fitter.fit(messages),
         onStepUsage: (sent, usage) => fitter.observe(sent, usage),
       });
-      for await (const event of runTurn(options)) events.push(event);
+      for await (const event of agentLoop(options)) events.push(event);
       return events.at(-1) as Extract<AgentEvent, { type: 'turn-end' }>;
     };
 

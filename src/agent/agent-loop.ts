@@ -1,0 +1,135 @@
+import { streamText, type ModelMessage } from 'ai';
+import { approvalRound, declaredOnly } from './approval-round.ts';
+import { repairHistory } from './context-window.ts';
+import { debugDetail } from './describe-error.ts';
+import { emptyStepMessage } from './empty-step.ts';
+import { addUsage, emptyUsage, type AgentEvent, type StopReason } from './events.ts';
+import { guardAfterStep, guardMessage, RepeatedCallDetector } from './guards.ts';
+import { readStep } from './step-events.ts';
+import { stepFailure } from './step-failure.ts';
+import { splitResponse } from './step-results.ts';
+import type { TurnOptions } from './turn-options.ts';
+
+export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, FitMessages, TurnOptions } from './turn-options.ts';
+
+/**
+ * One user turn, by hand: a `while` loop in which each iteration is one model step —
+ *   1. fit the history to the window;
+ *   2. one `streamText` (a single request: the SDK runs no loop of its own), its full stream read and
+ *      turned into Sylvan's events;
+ *   3. the model's message appended to the history;
+ *   4. the calls it made, judged, asked about and run (`approvalRound`), their results appended;
+ *   5. the decision, in one place: done, a guard, or the next step.
+ *
+ * Yields events and never throws: every failure (the model, the network, a timeout, the user's
+ * interrupt, a bug of ours) ends the turn with a `turn-end` that names its stop reason and gives the
+ * user one line. Only whole steps enter the history, and whatever happens it ends valid: every
+ * tool call has exactly one result, and the user's message is kept.
+ */
+export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEvent, StopReason> {
+  const { conversation, limits } = options;
+  conversation.append({ role: 'user', content: options.userMessage });
+
+  // The model is offered the tools' schemas; the loop runs the calls itself, where it can see them.
+  const declaredTools = declaredOnly(options.tools);
+  const detector = new RepeatedCallDetector(limits.maxIdenticalCalls);
+  let usage = emptyUsage();
+  let steps = 0;
+  let finishReason: string | undefined;
+
+  const end = (stopReason: StopReason, message?: string, debug?: string): AgentEvent => {
+    // A stopped turn may leave calls without results (an interrupt mid-round): answer them.
+    if (stopReason !== 'completed') conversation.replace(repairHistory([...conversation.messages]));
+    return { type: 'turn-end', stopReason, usage, steps, finishReason, message, debug };
+  };
+
+  try {
+    while (true) {
+      // Exit: the user's interrupt, between steps.
+      if (options.abortSignal.aborted) {
+        yield end('aborted', 'Interrupted.');
+        return 'aborted';
+      }
+
+      // 1. Fit the history to the window.
+      steps++;
+      yield { type: 'step-start', step: steps };
+      const fitted = options.fitMessages?.(conversation.messages) ?? { messages: [...conversation.messages] };
+      if (fitted.notice) yield { type: 'notice', message: fitted.notice };
+
+      // 2. One model request, its stream read into events.
+      const result = streamText({
+        model: options.model,
+        tools: declaredTools,
+        instructions: options.instructions,
+        messages: fitted.messages,
+        maxRetries: options.maxRetries,
+        abortSignal: options.abortSignal,
+        timeout: { stepMs: options.stepTimeoutMs },
+        // The SDK's default prints raw errors to the console; they arrive as stream parts instead.
+        onError: () => {},
+      });
+      const step = yield* readStep(result.stream);
+      usage = addUsage(usage, step.usage);
+      finishReason = step.finishReason;
+
+      // Exits: an API error, a network failure, the step timeout, the user's interrupt. The step
+      // leaves no trace in the history.
+      let response: ModelMessage[] | undefined;
+      let failure = step.error ?? step.abortReason;
+      if (failure === undefined) {
+        try {
+          response = await result.responseMessages;
+        } catch (error) {
+          failure = error;
+        }
+      }
+      if (failure !== undefined || response === undefined) {
+        const failed = stepFailure(options, step.error ?? failure, step.abortReason);
+        yield end(failed.reason, failed.message, failed.debug);
+        return failed.reason;
+      }
+
+      // Exit: an empty answer (no text, no call) is never a silent success, and is not kept.
+      if (step.text.trim() === '' && step.calls.length === 0) {
+        yield end('error', emptyStepMessage(step.finishReason, step.reasoning));
+        return 'error';
+      }
+
+      // 3. The model's message enters the history at once: a call the user is asked about is on record.
+      const truncated = new Set(step.calls.filter((call) => call.truncated).map((call) => call.toolCallId));
+      const { model, answered } = splitResponse(response, truncated);
+      conversation.append(...model);
+
+      // 4. The calls it made: cut off or repeated ones refused, the rest asked about and run; their
+      //    results follow in one tool message, so every call has exactly one.
+      const round = yield* approvalRound(options, step.calls, detector, fitted.messages);
+      const results = [...answered, ...round.results];
+      if (results.length > 0) conversation.append({ role: 'tool', content: results });
+      options.onStepUsage?.(fitted.messages, step.usage);
+
+      // Exit: the user's interrupt during a question or a running tool (what ran is kept).
+      if (round.interrupted) {
+        yield end('aborted', 'Interrupted.');
+        return 'aborted';
+      }
+      yield { type: 'step-end', step: steps, usage: step.usage, finishReason: step.finishReason };
+
+      // 5. Decide. Exits: a repeated identical call, the token budget, the step limit, the model done.
+      const wantsAnotherStep = step.calls.length > 0;
+      const guard = guardAfterStep(limits, { steps, usage, wantsAnotherStep, repeated: detector.repeated !== undefined });
+      if (guard) {
+        yield end(guard, guardMessage(guard, { limits, usage, steps, repeated: detector.repeated }));
+        return guard;
+      }
+      if (!wantsAnotherStep) {
+        yield end('completed');
+        return 'completed';
+      }
+    }
+  } catch (error) {
+    // Exit: a bug of ours, not the model's. The turn still ends cleanly with a valid history.
+    yield end('error', `Internal error: ${error instanceof Error ? error.message : String(error)}`, debugDetail(error));
+    return 'error';
+  }
+}

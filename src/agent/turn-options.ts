@@ -1,0 +1,55 @@
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
+import type { ProviderContext } from './describe-error.ts';
+import type { TokenUsage } from './events.ts';
+import type { Conversation } from './conversation.ts';
+import type { TurnLimits } from './guards.ts';
+
+/** A tool call waiting for the user's yes or no. */
+export interface ApprovalRequest {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+export interface ApprovalDecision {
+  approved: boolean;
+  /** Told to the model when the call is denied. */
+  reason?: string;
+}
+
+/** Who decides about tool calls that change things. The loop asks; the UI answers. */
+export interface ApprovalPolicy {
+  /** `ask` the user, `allow` without asking, or `deny` with a reason the model reads. */
+  decide(toolName: string, input: unknown): 'ask' | 'allow' | { deny: string } | 'not-needed';
+  /** Asks the user; resolves with their answer. Must settle when `signal` aborts. */
+  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+}
+
+/** What the step sees of the history: the fitted window, and a notice when it left turns out. */
+export type FitMessages = (messages: readonly ModelMessage[]) => { messages: ModelMessage[]; notice?: string };
+
+/** Everything one turn of `agentLoop` needs. */
+export interface TurnOptions {
+  model: LanguageModel;
+  /** The tools the model is offered; the loop runs their calls itself, after each model request. */
+  tools: ToolSet;
+  instructions: string;
+  conversation: Conversation;
+  /** The user's words; appended to the history before anything is sent. */
+  userMessage: string;
+  limits: TurnLimits;
+  /** Bounds each model request, including a server that accepts the connection and says nothing. */
+  stepTimeoutMs: number;
+  /** Bounds each tool execution; a slow tool's result becomes an error the model reads. */
+  toolTimeoutMs: number;
+  /** Per-tool limits that replace `toolTimeoutMs`, keyed `<toolName>Ms` (a command's own timeout may be longer). */
+  toolTimeoutOverrides?: Record<string, number>;
+  maxRetries: number;
+  /** The user's interrupt (Ctrl-C). */
+  abortSignal: AbortSignal;
+  approval: ApprovalPolicy;
+  provider: ProviderContext;
+  fitMessages?: FitMessages;
+  /** Called with the provider-reported usage of each kept step and the messages that produced it. */
+  onStepUsage?: (sent: readonly ModelMessage[], usage: TokenUsage) => void;
+}
