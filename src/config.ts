@@ -1,3 +1,4 @@
+import { ConfigError } from './errors.ts';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -64,10 +65,7 @@ export interface Config {
   thinking?: ThinkingSetting;
 }
 
-/** Bad usage: one line for the user, exit code 2. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 export const HELP = `Usage: sylvan [options]            chat in the terminal
        sylvan -p "question"         answer one question and exit (or pipe it on stdin)

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import { thinkingSupportOf } from './model-catalogue.ts';
 
 /** `auto` leaves the model's own default (DashScope: hybrid models answer without thinking). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import type { McpServerConfig } from '../mcp/server-config.ts';
 import type { SettingsLayer } from './load-settings.ts';
 

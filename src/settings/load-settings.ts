@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import { checkOption, SETTING_OPTIONS, STRUCTURED_KEYS } from './setting-options.ts';
 
 /** One settings file as read: its own values, unvalidated beyond the options table. */

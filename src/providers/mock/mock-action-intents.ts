@@ -1,4 +1,4 @@
-import type { PlannedToolCall } from './mock-tool-intents.ts';
+import type { PlannedToolCall } from './mock-intent-types.ts';
 
 /**
  * The mock model's "do" intents, one per message: run a command, replace text in a file, search

@@ -1,3 +1,4 @@
+import type { AvailableTools, PlannedToolCall } from './mock-intent-types.ts';
 import { findActionIntent } from './mock-action-intents.ts';
 import { findExpression } from './mock-expression.ts';
 import { findWebIntents, withWebIntents } from './mock-web-intents.ts';
@@ -8,11 +9,7 @@ import {
   lookUpPlace,
 } from './mock-places.ts';
 
-/** A tool call the mock wants to make: the tool's name and its input object. */
-export type PlannedToolCall = { toolName: string; input: Record<string, unknown> };
-
-/** The tools offered in this call: name → the property names of its input schema. */
-export type AvailableTools = ReadonlyMap<string, ReadonlySet<string>>;
+export type { AvailableTools, PlannedToolCall };
 
 /** What the user's words ask for: tool calls in the order they were asked, and needs the mock could not serve. */
 export type ToolIntents = {

@@ -1,5 +1,5 @@
 import type { MockLanguage, PromptToolResult } from './mock-prompt.ts';
-import type { AvailableTools, PlannedToolCall } from './mock-tool-intents.ts';
+import type { AvailableTools, PlannedToolCall } from './mock-intent-types.ts';
 
 /**
  * Web calls a message asks for, and its text with the URLs blanked for the other intents. `searchIsExplicit`: the
