@@ -250,25 +250,22 @@ export class SessionCheckpoints {
   }
 
   private async changesBetween(before: { commit: string }, after: { commit: string }, toolName: string): Promise<FileChange[]> {
-    const changes: FileChange[] = [];
-    for (const { path: relativePath } of await this.shadow.changes(before.commit, after.commit)) {
-      changes.push({
-        path: relativePath,
-        before: await this.snapshotState(before.commit, relativePath),
-        after: await this.snapshotState(after.commit, relativePath),
-        by: toolName,
-      });
-    }
-    return changes;
-  }
-
-  private async snapshotState(commit: string, relativePath: string): Promise<FileState> {
-    const entry = await this.shadow.read(commit, relativePath);
-    if (!entry) return { kind: 'absent' };
-    if (entry.mode === 0o120000) return { kind: 'link', target: entry.bytes.toString('utf8') };
-    // Git keeps only the executable bit.
-    const mode = entry.mode === 0o100755 ? 0o755 : 0o644;
-    return { kind: 'file', mode, sha256: sha256(entry.bytes), size: entry.bytes.length, source: { in: 'shadow', commit } };
+    const differences = await this.shadow.changes(before.commit, after.commit);
+    const contents = await this.shadow.blobs(differences.flatMap((change) => [change.before?.oid, change.after?.oid].filter((oid) => oid !== undefined)));
+    const stateOf = (side: { mode: number; oid: string } | undefined, commit: string): FileState => {
+      const bytes = side && contents.get(side.oid);
+      if (!side || !bytes) return { kind: 'absent' };
+      if (side.mode === 0o120000) return { kind: 'link', target: bytes.toString('utf8') };
+      // Git keeps only the executable bit.
+      const mode = side.mode === 0o100755 ? 0o755 : 0o644;
+      return { kind: 'file', mode, sha256: sha256(bytes), size: bytes.length, source: { in: 'shadow', commit } };
+    };
+    return differences.map((change) => ({
+      path: change.path,
+      before: stateOf(change.before, before.commit),
+      after: stateOf(change.after, after.commit),
+      by: toolName,
+    }));
   }
 
   private restoreContext() {

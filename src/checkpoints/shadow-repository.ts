@@ -6,6 +6,9 @@ export interface SnapshotChange {
   path: string;
   /** A added, M modified, D deleted, T type changed (file ↔ link). */
   status: 'A' | 'M' | 'D' | 'T';
+  /** Mode and blob id on each side; absent on the side where the path did not exist. */
+  before?: { mode: number; oid: string };
+  after?: { mode: number; oid: string };
 }
 
 /** A file or link as one snapshot holds it. */
@@ -63,11 +66,14 @@ export class ShadowRepository {
 
   /** The paths that differ between two snapshots. */
   async changes(from: string, to: string): Promise<SnapshotChange[]> {
-    const { stdout } = await this.git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to]);
+    const { stdout } = await this.git(['diff-tree', '-r', '-z', '--no-renames', '--raw', '--abbrev=40', from, to]);
+    // Each change: ":<old mode> <new mode> <old oid> <new oid> <status>" NUL "<path>" NUL.
     const fields = stdout.toString('utf8').split('\0').filter(Boolean);
     const changes: SnapshotChange[] = [];
     for (let index = 0; index + 1 < fields.length; index += 2) {
-      changes.push({ status: fields[index]!.charAt(0) as SnapshotChange['status'], path: fields[index + 1]! });
+      const [oldMode = '', newMode = '', oldOid = '', newOid = '', status = ''] = fields[index]!.slice(1).split(' ');
+      const side = (mode: string, oid: string) => (/^0+$/.test(mode) ? undefined : { mode: Number.parseInt(mode, 8), oid });
+      changes.push({ status: status.charAt(0) as SnapshotChange['status'], path: fields[index + 1]!, before: side(oldMode, oldOid), after: side(newMode, newOid) });
     }
     return changes;
   }
@@ -80,6 +86,28 @@ export class ShadowRepository {
     if (!match) return undefined;
     const bytes = (await this.git(['cat-file', 'blob', match[2]!])).stdout;
     return { mode: Number.parseInt(match[1]!, 8), bytes };
+  }
+
+  /** The contents of many blobs with one git process. */
+  async blobs(oids: readonly string[]): Promise<Map<string, Buffer>> {
+    const found = new Map<string, Buffer>();
+    const unique = [...new Set(oids)];
+    if (unique.length === 0) return found;
+    const { stdout } = await this.git(['cat-file', '--batch'], `${unique.join('\n')}\n`);
+    let offset = 0;
+    while (offset < stdout.length) {
+      const end = stdout.indexOf(0x0a, offset);
+      if (end < 0) break;
+      const [oid = '', type = '', size = ''] = stdout.subarray(offset, end).toString('utf8').split(' ');
+      if (type === 'missing') {
+        offset = end + 1;
+        continue;
+      }
+      const length = Number(size);
+      found.set(oid, stdout.subarray(end + 1, end + 1 + length));
+      offset = end + 1 + length + 1;
+    }
+    return found;
   }
 
   /** Forgets the named snapshots and prunes what nothing keeps any more. */
