@@ -100,3 +100,36 @@ function sizeOrZero(file: string): number {
     return 0;
   }
 }
+
+/** Sessions whose checkpoints are kept; older sessions' go (their transcripts stay). */
+export const KEPT_SESSIONS = 20;
+
+/**
+ * Removes the checkpoints of sessions whose transcript is gone, and of all but the `KEPT_SESSIONS`
+ * most recently used; `current` always stays. Resolves with how many sessions' checkpoints went
+ * for the second reason (worth telling). Never throws.
+ */
+export function pruneOtherSessions(home: string, current: string): number {
+  const root = path.join(home, 'checkpoints');
+  const sessions = path.join(home, 'sessions');
+  const others = listOrEmpty(root).filter((id) => id !== current);
+  const kept: { id: string; usedAt: number }[] = [];
+  for (const id of others) {
+    if (!existsSync(path.join(sessions, `${id}.jsonl`))) {
+      rmSync(path.join(root, id), { recursive: true, force: true });
+      continue;
+    }
+    kept.push({ id, usedAt: modifiedAt(path.join(root, id, 'index.json')) });
+  }
+  const old = kept.sort((a, b) => b.usedAt - a.usedAt).slice(KEPT_SESSIONS - 1);
+  for (const { id } of old) rmSync(path.join(root, id), { recursive: true, force: true });
+  return old.length;
+}
+
+function modifiedAt(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ModelMessage } from 'ai';
 import { redactSecrets } from '../agent/redact-secrets.ts';
 import { isSecretPath } from '../tools/files/workspace-path.ts';
-import { CheckpointStore, checkpointFolder } from './checkpoint-store.ts';
+import { CheckpointStore, checkpointFolder, KEPT_SESSIONS, pruneOtherSessions } from './checkpoint-store.ts';
 import { DEFAULT_BOUNDS, type CheckpointBounds, type FileChange, type FileState, type TurnRecord } from './checkpoint-types.ts';
 import { observe, sha256, type Observed } from './file-state.ts';
 import { restoreChanges, type ConflictResolver, type RestoreLine } from './restore.ts';
@@ -44,6 +44,7 @@ export class SessionCheckpoints {
   private readonly shadow: ShadowRepository;
   private inGit: Promise<boolean> | undefined;
   private commandsToldOnce = false;
+  private prunedOthers = false;
   private current: TurnRecord | undefined;
   private chain: Promise<unknown> = Promise.resolve();
 
@@ -95,7 +96,17 @@ export class SessionCheckpoints {
       snapshots: [],
     };
     this.store.index.turns.push(this.current);
-    this.enqueue(() => this.store.save());
+    this.enqueue(async () => {
+      await this.store.save();
+      if (this.prunedOthers) return;
+      this.prunedOthers = true;
+      try {
+        const removed = pruneOtherSessions(this.options.home, this.options.sessionId);
+        if (removed > 0) this.notices.push(`(checkpoints of ${removed} older session${removed === 1 ? '' : 's'} removed: Sylvan keeps those of the last ${KEPT_SESSIONS} sessions)`);
+      } catch {
+        // Tidying other sessions' checkpoints is worth a try, not a failure.
+      }
+    });
   }
 
   /**

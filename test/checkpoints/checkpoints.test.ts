@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Tool } from 'ai';
-import { checkpointFolder } from '../../src/checkpoints/checkpoint-store.ts';
+import { checkpointFolder, KEPT_SESSIONS } from '../../src/checkpoints/checkpoint-store.ts';
 import { SessionCheckpoints, type SessionCheckpointsOptions } from '../../src/checkpoints/session-checkpoints.ts';
 import { createTools } from '../../src/tools/index.ts';
 import { tempFolder } from '../helpers/children.ts';
@@ -246,3 +246,29 @@ describe('conversation points', () => {
   });
 });
 
+
+describe('checkpoints across sessions', () => {
+  test('a session with no transcript loses its checkpoints silently; past the last sessions the oldest go, and that is said', async () => {
+    const home = tempFolder('sylvan-checkpoints-home-');
+    mkdirSync(join(home, 'sessions'));
+    const make = (id: string, usedAt: number) => {
+      mkdirSync(join(checkpointFolder(home, id)), { recursive: true });
+      writeFileSync(join(checkpointFolder(home, id), 'index.json'), '{}');
+      utimesSync(join(checkpointFolder(home, id), 'index.json'), usedAt, usedAt);
+    };
+    make('orphan', 1);
+    for (let index = 0; index < KEPT_SESSIONS + 1; index++) {
+      make(`s-${index}`, 1_000 + index);
+      writeFileSync(join(home, 'sessions', `s-${index}.jsonl`), '');
+    }
+    const { checkpoints } = setUp({ home, sessionId: 'current' });
+    checkpoints.beginTurn('hello', 0);
+    await checkpoints.settled();
+    const left = readdirSync(join(home, 'checkpoints')).sort();
+    assert.ok(!left.includes('orphan'));
+    assert.ok(!left.includes('s-0') && !left.includes('s-1'), left.join(' '));
+    assert.equal(left.length, KEPT_SESSIONS);
+    assert.ok(left.includes('current'));
+    assert.deepEqual(checkpoints.takeNotices(), [`(checkpoints of 2 older sessions removed: Sylvan keeps those of the last ${KEPT_SESSIONS} sessions)`]);
+  });
+});
