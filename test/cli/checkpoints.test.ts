@@ -146,7 +146,13 @@ describe('/rewind in the REPL, and /undo after --continue', { timeout: 120_000 }
     const continued = conversationOf(server.requests.at(-1)!);
     assert.deepEqual(continued.map((message) => message.role), ['user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'user']);
     assert.deepEqual(continued.filter((message) => message.role === 'user').map((message) => message.content), ['edit', 'hello', 'hello again']);
-    await say(again, '/undo', /Undoing turn 1 "edit"[\s\S]*notes\.txt restored[\s\S]*› /, 'the undo after --continue');
+    // Someone edits the file after Sylvan did: /undo shows what putting it back would do and asks first.
+    writeFileSync(join(workspace, 'notes.txt'), 'alpha\r\nBETA by hand\r\ngamma\r\n');
+    await say(again, '/undo', /Overwrite notes\.txt\? \[y\]es \/ \[n\]o › /, 'the question before overwriting a changed file');
+    const question = again.output.replace(/\r/g, '');
+    assert.match(question, /notes\.txt was changed after Sylvan's change/);
+    assert.match(question, / {2}│ -BETA by hand␍\n {2}│ \+beta␍/);
+    await say(again, 'y', /notes\.txt restored[\s\S]*› /, 'the undo after --continue');
     assert.deepEqual(readFileSync(join(workspace, 'notes.txt')), NOTES);
     again.type('\x04');
     assert.equal(await again.exited(), 0);
