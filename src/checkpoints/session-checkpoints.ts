@@ -117,10 +117,10 @@ export class SessionCheckpoints {
     if (this.isSecret(relativePath)) return async () => {};
     const absolutePath = path.join(this.root, relativePath);
     const turn = this.turnForChange();
-    const before = await this.enqueue(() => this.keep(absolutePath, relativePath, observe(absolutePath, this.bounds.maxFileBytes)));
+    const before = await this.enqueue(() => this.keep(relativePath, observe(absolutePath, this.bounds.maxFileBytes)));
     return async () => {
       await this.enqueue(async () => {
-        const after = await this.keep(absolutePath, relativePath, observe(absolutePath, this.bounds.maxFileBytes));
+        const after = await this.keep(relativePath, observe(absolutePath, this.bounds.maxFileBytes));
         if (before === undefined || after === undefined) return;
         if (sameFileState(before, after)) return;
         this.addChanges(turn, [{ path: relativePath, before, after, by: toolName }]);
@@ -232,7 +232,7 @@ export class SessionCheckpoints {
   }
 
   /** The state of a path as a checkpoint keeps it, its bytes stored; undefined (and told) when it cannot be kept. */
-  private async keep(absolutePath: string, relativePath: string, observing: Promise<Observed>): Promise<FileState | undefined> {
+  private async keep(relativePath: string, observing: Promise<Observed>): Promise<FileState | undefined> {
     const observed = await observing;
     switch (observed.kind) {
       case 'absent':
@@ -245,8 +245,7 @@ export class SessionCheckpoints {
         this.notices.push(`(${relativePath} is ${observed.size.toLocaleString('en-US')} bytes, over the checkpoint limit: this change cannot be undone)`);
         return undefined;
       default:
-        void absolutePath;
-        return undefined;
+        return undefined; // a folder or a device: the tool refuses to write it
     }
   }
 

@@ -11,6 +11,8 @@ const FILES_LISTED = 3;
 /** `/undo`: reverses the last turn's changes, newest first, and says what happened to each file. */
 export async function undoCommand(state: ReplState): Promise<void> {
   const checkpoints = state.runtime.checkpoints;
+  // A stopped command may still be finishing its checkpoint.
+  await checkpoints?.settled();
   const turn = checkpoints?.undoable;
   if (!checkpoints || !turn) {
     state.print('  Nothing to undo: no turn of this session changed a file that a checkpoint still holds.');
@@ -24,6 +26,7 @@ export async function undoCommand(state: ReplState): Promise<void> {
 /** `/redo`: makes the changes of the last undone turn again. */
 export async function redoCommand(state: ReplState): Promise<void> {
   const checkpoints = state.runtime.checkpoints;
+  await checkpoints?.settled();
   const turn = checkpoints?.redoable;
   if (!checkpoints || !turn) {
     state.print('  Nothing to redo: /redo takes back an /undo, until a later turn changes files.');
@@ -40,6 +43,7 @@ export async function redoCommand(state: ReplState): Promise<void> {
  */
 export async function rewindCommand(argument: string, state: ReplState): Promise<void> {
   const checkpoints = state.runtime.checkpoints;
+  await checkpoints?.settled();
   const turns = checkpoints?.turns ?? [];
   if (!checkpoints || turns.length === 0) {
     state.print('  Nothing to rewind yet: no turn in this session.');
