@@ -6,7 +6,9 @@ import { redactSecrets } from '../agent/redact-secrets.ts';
 import { isSecretPath } from '../tools/files/workspace-path.ts';
 import { CheckpointStore, checkpointFolder, KEPT_SESSIONS, pruneOtherSessions } from './checkpoint-store.ts';
 import { DEFAULT_BOUNDS, type CheckpointBounds, type FileChange, type FileState, type TurnRecord } from './checkpoint-types.ts';
-import { observe, sha256, type Observed } from './file-state.ts';
+import { keepWithinBounds } from './checkpoint-bounds.ts';
+import { changesBetween } from './command-changes.ts';
+import { observe, type Observed } from './file-state.ts';
 import { restoreChanges, type ConflictResolver, type RestoreLine } from './restore.ts';
 import { isInGitWorkTree, ShadowRepository } from './shadow-repository.ts';
 
@@ -124,7 +126,7 @@ export class SessionCheckpoints {
         if (before === undefined || after === undefined) return;
         if (sameFileState(before, after)) return;
         this.addChanges(turn, [{ path: relativePath, before, after, by: toolName }]);
-        await this.keepWithinBounds();
+        await keepWithinBounds(this.store, this.shadow, this.bounds, (notice) => this.notices.push(notice));
         await this.store.save();
       });
     };
@@ -151,13 +153,13 @@ export class SessionCheckpoints {
       await this.enqueue(async () => {
         const after = await this.snapshot();
         if (after === undefined) return;
-        const changes = await this.changesBetween(before, after, toolName).catch((error: Error) => {
+        const changes = await changesBetween(this.shadow, before.commit, after.commit, toolName).catch((error: Error) => {
           this.notices.push(`(the command's changes could not be recorded, so /undo cannot reverse them: ${error.message})`);
           return [];
         });
         turn.snapshots.push(before.name, after.name);
         this.addChanges(turn, changes);
-        await this.keepWithinBounds();
+        await keepWithinBounds(this.store, this.shadow, this.bounds, (notice) => this.notices.push(notice));
         await this.store.save();
       });
     };
@@ -259,25 +261,6 @@ export class SessionCheckpoints {
     }
   }
 
-  private async changesBetween(before: { commit: string }, after: { commit: string }, toolName: string): Promise<FileChange[]> {
-    const differences = await this.shadow.changes(before.commit, after.commit);
-    const contents = await this.shadow.blobs(differences.flatMap((change) => [change.before?.oid, change.after?.oid].filter((oid) => oid !== undefined)));
-    const stateOf = (side: { mode: number; oid: string } | undefined, commit: string): FileState => {
-      const bytes = side && contents.get(side.oid);
-      if (!side || !bytes) return { kind: 'absent' };
-      if (side.mode === 0o120000) return { kind: 'link', target: bytes.toString('utf8') };
-      // Git keeps only the executable bit.
-      const mode = side.mode === 0o100755 ? 0o755 : 0o644;
-      return { kind: 'file', mode, sha256: sha256(bytes), size: bytes.length, source: { in: 'shadow', commit } };
-    };
-    return differences.map((change) => ({
-      path: change.path,
-      before: stateOf(change.before, before.commit),
-      after: stateOf(change.after, after.commit),
-      by: toolName,
-    }));
-  }
-
   private restoreContext() {
     return {
       root: this.root,
@@ -288,31 +271,6 @@ export class SessionCheckpoints {
         return entry.bytes;
       },
     };
-  }
-
-  /** Drops the oldest turns' checkpoints past the count or byte limit (the newest always stays), and says so. */
-  private async keepWithinBounds(): Promise<void> {
-    const kept = () => this.turns.filter((turn) => !turn.dropped && turn.changes.length > 0);
-    const dropOldest = async (why: string): Promise<boolean> => {
-      const all = kept();
-      if (all.length <= 1) return false;
-      const oldest = all[0]!;
-      oldest.dropped = true;
-      oldest.changes = [];
-      await this.shadow.drop(oldest.snapshots);
-      oldest.snapshots = [];
-      this.store.index.redo = this.store.index.redo.filter((id) => id !== oldest.id);
-      this.store.collectBlobs();
-      this.notices.push(`(the checkpoint of turn ${oldest.id} "${oldest.words}" was dropped ${why}; its changes can no longer be undone)`);
-      return true;
-    };
-    while (kept().length > this.bounds.maxTurns) {
-      if (!(await dropOldest(`to keep the last ${this.bounds.maxTurns} turns`))) break;
-    }
-    const megabytes = `${Math.round(this.bounds.maxBytes / (1024 * 1024))} MB`;
-    while (this.store.blobBytes() + (await this.shadow.sizeBytes()) > this.bounds.maxBytes) {
-      if (!(await dropOldest(`to keep checkpoints under ${megabytes}`))) break;
-    }
   }
 
   /** Runs `work` after everything queued before it, so recordings and restores never interleave. */
