@@ -19,6 +19,7 @@ import { listServerModels, type ServerModels } from './providers/list-models.ts'
 import { contextWindowFor } from './providers/model-catalogue.ts';
 import type { ThinkingSetting } from './providers/thinking.ts';
 import { warmUpFirstRequest } from './providers/warm-up.ts';
+import { SessionCheckpoints } from './checkpoints/session-checkpoints.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
 import { createTools } from './tools/index.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
@@ -43,6 +44,10 @@ export interface Runtime {
   readonly model: string;
   readonly sessionId: string;
   readonly windowTokens: number;
+  /** The session's checkpoints: what /undo, /redo and /rewind restore. */
+  readonly checkpoints?: SessionCheckpoints;
+  /** Cuts the history back to its first `messageCount` messages (/rewind), saved so --continue resumes there. */
+  rewindConversation?(messageCount: number): void;
   /** Provider-reported usage of this session, including turns before a resume. */
   readonly sessionUsage: TokenUsage;
   /** Runs one user turn on the conversation; never throws. Compacts first when the history is nearly full. */
@@ -97,6 +102,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     toolTimeoutMs: config.toolTimeoutSeconds * 1000,
     onProgress: progress.report,
     search: config.search,
+    checkpoints: () => checkpoints,
   });
   warmUpFirstRequest(tools);
   const builtInTools: ToolSet = tools;
@@ -125,12 +131,17 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   };
   const mcpNotices = function* (): Generator<AgentEvent> {
     for (const message of mcp.takeWarnings()) yield { type: 'notice', message };
+    for (const message of checkpoints.takeNotices()) yield { type: 'notice', message };
   };
   let provider = providerContext(config);
 
   const secrets = config.secrets ?? [];
   const newSession = () => createSession({ home: config.home, cwd: config.cwd, provider: config.provider, model: modelName, secrets });
   let session: SessionWriter = options.resumed?.writer ?? newSession();
+  const checkpointsOf = (sessionId: string) =>
+    new SessionCheckpoints({ home: config.home, sessionId, workspaceRoot: config.cwd, secretPatterns: config.secretPatterns, secrets });
+  // Keyed by the session id: a continued session finds its checkpoints again.
+  let checkpoints = checkpointsOf(session.id);
   let sessionUsage = options.resumed?.usage ?? emptyUsage();
   const conversation = new Conversation(options.resumed?.messages, (message) => session.appendMessage(message));
 
@@ -183,6 +194,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     }
     await refreshTools();
     yield* mcpNotices();
+    checkpoints.beginTurn(text, conversation.length);
     const events = withSearchSources(progress.merge(agentLoop({
       model: models.answer,
       tools: currentTools,
@@ -233,6 +245,15 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     get sessionId() {
       return session.id;
     },
+    get checkpoints() {
+      return checkpoints;
+    },
+    rewindConversation(messageCount) {
+      const kept = conversation.messages.slice(0, messageCount);
+      conversation.replace(kept);
+      // A compaction entry replaces every earlier message on load: --continue resumes at the rewound point.
+      session.appendCompaction(kept);
+    },
     get sessionUsage() {
       return sessionUsage;
     },
@@ -263,6 +284,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     clear() {
       session.close();
       session = newSession();
+      checkpoints = checkpointsOf(session.id);
       sessionUsage = emptyUsage();
       conversation.replace([]);
     },

@@ -1,4 +1,5 @@
 import type { ToolSet } from 'ai';
+import { withCheckpoints, type CheckpointRecorder } from '../checkpoints/checkpointed-tools.ts';
 import { createCalculatorTool } from './math/calculator.ts';
 import { createCurrentTimeTool } from './time/current-time.ts';
 import { createListFilesTool } from './files/list-files.ts';
@@ -24,6 +25,8 @@ export interface ToolContext {
   onProgress?: (toolCallId: string, toolName: string, text: string) => void;
   /** Web search backend and web_fetch settings; absent means no web tools. */
   search?: SearchConfig;
+  /** Where the tools that change the workspace record their checkpoints (the current session's). */
+  checkpoints?: () => CheckpointRecorder | undefined;
 }
 
 /** The registry: every tool the model can call, made for this workspace. */
@@ -44,5 +47,7 @@ export function createTools(context: ToolContext) {
     }),
     ...createWebTools(context.search, { fetch: context.fetch, toolTimeoutMs: context.toolTimeoutMs }),
   } satisfies ToolSet;
-  return withTimeoutMessages(tools, context.toolTimeoutMs);
+  // Inside the timeout wrapper: a stopped command's checkpoint is finished when it has really ended.
+  const recorded = context.checkpoints ? withCheckpoints(tools, context.checkpoints, workspace) : tools;
+  return withTimeoutMessages(recorded, context.toolTimeoutMs);
 }

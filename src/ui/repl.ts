@@ -1,3 +1,4 @@
+import type { ChalkInstance } from 'chalk';
 import type { Config } from '../config.ts';
 import { emptyUsage } from '../agent/events.ts';
 import type { Runtime } from '../runtime.ts';
@@ -39,6 +40,10 @@ export interface ReplState {
   interruptible: <T>(work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
   print: (line?: string) => void;
   dim: (text: string) => string;
+  /** Styles for what a command shows (off with NO_COLOR or a pipe). */
+  colour: ChalkInstance;
+  /** Asks a question on one line; undefined when the user backs out (Ctrl-C, Esc, Ctrl-D). */
+  ask: (question: string) => Promise<string | undefined>;
   /** Reasoning streamed whole or as a one-line summary (/thinking). */
   thinking: ThinkingDisplay;
   /** The tool calls of the last turn, for /last. */
@@ -107,6 +112,11 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       },
       print,
       dim: colour.dim,
+      colour,
+      ask: async (question) => {
+        const answer = await reader.read(question, { remember: false });
+        return answer.kind === 'line' ? answer.line : undefined;
+      },
       thinking: 'whole',
       lastToolCalls: [],
       status: (label) => {

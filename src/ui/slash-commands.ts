@@ -23,6 +23,7 @@ const KEYS: readonly (readonly [string, string])[] = [
   ['Ctrl-U Ctrl-K Ctrl-W', 'delete to line start / to line end / the word before'],
   ['Ctrl-L', 'clear the screen'],
   ['Tab', 'complete a /command or an @path'],
+  ['Esc Esc', 'at an empty prompt: /rewind'],
   ['@path', 'attach a workspace file to the message'],
   ['typing during an answer', 'sent as the next message when the answer ends'],
 ];
@@ -182,6 +183,24 @@ const COMMANDS: SlashCommand[] = [
     run(_argument, state) {
       for (const line of fullToolOutput(state.lastToolCalls, state.dim)) state.print(line);
     },
+  },
+  {
+    name: '/undo',
+    usage: '/undo',
+    summary: "reverse the last turn's file changes",
+    run: async (_argument, state) => (await import('./checkpoint-commands.ts')).undoCommand(state),
+  },
+  {
+    name: '/redo',
+    usage: '/redo',
+    summary: 'take back the last /undo',
+    run: async (_argument, state) => (await import('./checkpoint-commands.ts')).redoCommand(state),
+  },
+  {
+    name: '/rewind',
+    usage: '/rewind [turn]',
+    summary: 'restore files and/or the conversation to before a turn (also Esc Esc)',
+    run: async (argument, state) => (await import('./checkpoint-commands.ts')).rewindCommand(argument, state),
   },
   {
     name: '/exit',

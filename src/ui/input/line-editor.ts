@@ -54,6 +54,7 @@ export class LineEditor implements LineReader {
   private readonly area: InputArea;
   private hints: string[] = [];
   private exitArmedAt = Number.NEGATIVE_INFINITY;
+  private rewindArmedAt = Number.NEGATIVE_INFINITY;
   private closed = false;
 
   constructor(private readonly options: LineEditorOptions) {
@@ -172,6 +173,14 @@ export class LineEditor implements LineReader {
         case 'escape':
           // At a question Esc backs out like Ctrl-C; at the message prompt it only closes what is shown under it.
           if (!read.message) return this.finish(read, { kind: 'interrupt', hadText: this.buffer.text !== '' });
+          // Twice at an empty prompt: /rewind, as if typed.
+          if (this.buffer.text === '' && this.now() - this.rewindArmedAt < EXIT_CONFIRM_MS) {
+            return this.finish(read, { kind: 'line', line: '/rewind' });
+          }
+          if (this.buffer.text === '') {
+            this.rewindArmedAt = this.now();
+            this.hints = [this.dim('Press Esc again to rewind (/rewind)')];
+          }
           break;
         case 'clear-screen':
           this.write('\x1b[H\x1b[2J\x1b[3J');
@@ -189,6 +198,7 @@ export class LineEditor implements LineReader {
       }
     } else this.edit(key, read.message);
     if (key.kind !== 'key' || key.name !== 'interrupt') this.exitArmedAt = Number.NEGATIVE_INFINITY;
+    if (key.kind !== 'key' || key.name !== 'escape') this.rewindArmedAt = Number.NEGATIVE_INFINITY;
     this.draw();
   }
 

@@ -196,6 +196,30 @@ describe('LineEditor', { timeout: 10_000 }, () => {
     assert.deepEqual(await read, { kind: 'interrupt', hadText: false });
   });
 
+  test('Esc twice at an empty prompt sends /rewind; with text, or too slowly, or at a question it does not', async () => {
+    let clock = 10_000;
+    const { editor, output, type } = start({ now: () => clock });
+    let settled = false;
+    const read = editor.read('› ').then((result) => ((settled = true), result));
+    type('text');
+    type('\x1b');
+    type('\x1b');
+    type('\x15'); // Ctrl-U: the prompt is empty again
+    type('\x1b');
+    assert.ok(output.written.includes('Press Esc again to rewind'));
+    clock += 2_500;
+    type('\x1b'); // too late: armed again only
+    await Promise.resolve();
+    assert.equal(settled, false);
+    clock += 500;
+    type('\x1b');
+    assert.deepEqual(await read, { kind: 'line', line: '/rewind' });
+    // At a y/n question Esc backs out at once, as before.
+    const question = editor.read('ok? ', { remember: false });
+    type('\x1b');
+    assert.deepEqual(await question, { kind: 'interrupt', hadText: false });
+  });
+
   test('Ctrl-D at an empty prompt ends input; with text it deletes forward', async () => {
     const { editor, type } = start();
     const read = editor.read('› ');

@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+
+/** Settings passed with `-c` on every call: nothing from the user's configuration runs or rewrites anything. */
+const FENCED_SETTINGS = [
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.untrackedCache=false',
+  'core.autocrlf=false',
+  'core.safecrlf=false',
+  'core.symlinks=true',
+  'core.quotePath=false',
+  'commit.gpgSign=false',
+  'gc.auto=0',
+  'maintenance.auto=false',
+];
+
+/** Far above any listing of a workspace Sylvan can snapshot; the output is read whole. */
+const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
+const GIT_TIMEOUT_MS = 120_000;
+
+export interface GitResult {
+  stdout: Buffer;
+  stderr: string;
+}
+
+/**
+ * The environment every checkpoint `git` runs in: the caller's, with every `GIT_*` variable taken
+ * out (a `GIT_DIR` or `GIT_INDEX_FILE` from the user's shell must not redirect a snapshot into
+ * their repository), no system or global configuration, no prompts, no optional locks on a
+ * repository that is only read.
+ */
+export function isolatedGitEnvironment(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const environment: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(base)) if (!key.startsWith('GIT_')) environment[key] = value;
+  return {
+    ...environment,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_AUTHOR_NAME: 'Sylvan',
+    GIT_AUTHOR_EMAIL: 'checkpoints@sylvan.invalid',
+    GIT_COMMITTER_NAME: 'Sylvan',
+    GIT_COMMITTER_EMAIL: 'checkpoints@sylvan.invalid',
+    LC_ALL: 'C',
+  };
+}
+
+/**
+ * Runs `git` fenced (see `isolatedGitEnvironment` and the `-c` settings) and resolves with its
+ * output; rejects with an Error naming the git command and its first stderr line.
+ */
+export function runGit(args: readonly string[], options: { cwd: string; input?: Buffer | string; env?: NodeJS.ProcessEnv }): Promise<GitResult> {
+  const fenced = FENCED_SETTINGS.flatMap((setting) => ['-c', setting]);
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      [...fenced, ...args],
+      { cwd: options.cwd, env: options.env ?? isolatedGitEnvironment(), encoding: 'buffer', maxBuffer: MAX_OUTPUT_BYTES, timeout: GIT_TIMEOUT_MS },
+      (error, stdout, stderr) => {
+        const errorText = stderr.toString('utf8');
+        if (error) {
+          const reason = errorText.trim().split('\n')[0] || error.message;
+          reject(new Error(`git ${args.find((arg) => !arg.startsWith('-')) ?? ''} failed: ${reason}`, { cause: error }));
+          return;
+        }
+        resolve({ stdout, stderr: errorText });
+      },
+    );
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(options.input ?? '');
+  });
+}

@@ -1,0 +1,301 @@
+import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import type { ModelMessage } from 'ai';
+import { redactSecrets } from '../agent/redact-secrets.ts';
+import { isSecretPath } from '../tools/files/workspace-path.ts';
+import { CheckpointStore, checkpointFolder, KEPT_SESSIONS, pruneOtherSessions } from './checkpoint-store.ts';
+import { DEFAULT_BOUNDS, type CheckpointBounds, type FileChange, type FileState, type TurnRecord } from './checkpoint-types.ts';
+import { keepWithinBounds } from './checkpoint-bounds.ts';
+import { changesBetween } from './command-changes.ts';
+import { observe, type Observed } from './file-state.ts';
+import { restoreChanges, type ConflictResolver, type RestoreLine } from './restore.ts';
+import { isInGitWorkTree, ShadowRepository } from './shadow-repository.ts';
+
+export interface SessionCheckpointsOptions {
+  /** $SYLVAN_HOME. */
+  home: string;
+  sessionId: string;
+  workspaceRoot: string;
+  secretPatterns?: readonly string[];
+  /** Keys never written, not even in the first words of a message. */
+  secrets?: readonly string[];
+  bounds?: Partial<CheckpointBounds>;
+  now?: () => Date;
+}
+
+/** Finishes a recording once the tool has run: what the path (or the workspace) is now. */
+export type FinishRecording = () => Promise<void>;
+
+const WORDS_SHOWN = 60;
+
+/**
+ * The checkpoints of one session: before a tool changes the workspace, what it will change is
+ * recorded (a file's bytes and mode or its absence; for a command, a shadow-repository snapshot
+ * of the workspace), so `/undo`, `/redo` and `/rewind` can put it back. Kept under
+ * `$SYLVAN_HOME/checkpoints/<session>/`, so a continued session can still undo. Secret files
+ * (the `read_file` rules) never enter a checkpoint. Bounded in count and bytes, oldest first,
+ * each drop told through `takeNotices`. Recording never throws: a checkpoint that cannot be
+ * taken is told, and the tool runs anyway.
+ */
+export class SessionCheckpoints {
+  private readonly store: CheckpointStore;
+  private readonly bounds: CheckpointBounds;
+  private readonly root: string;
+  private readonly notices: string[] = [];
+  private readonly shadow: ShadowRepository;
+  private inGit: Promise<boolean> | undefined;
+  private commandsToldOnce = false;
+  private prunedOthers = false;
+  private current: TurnRecord | undefined;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: SessionCheckpointsOptions) {
+    this.store = new CheckpointStore(checkpointFolder(options.home, options.sessionId));
+    this.bounds = { ...DEFAULT_BOUNDS, ...options.bounds };
+    this.root = realOrSelf(options.workspaceRoot);
+    const home = realOrSelf(options.home);
+    const homeInside = path.relative(this.root, home);
+    const homePrefix = homeInside.startsWith('..') || path.isAbsolute(homeInside) ? undefined : homeInside.split(path.sep).join('/');
+    this.shadow = new ShadowRepository(this.store.shadowGitDir, this.root, (relative) =>
+      this.isSecret(relative) || (homePrefix !== undefined && (homePrefix === '' || relative === homePrefix || relative.startsWith(`${homePrefix}/`))),
+    );
+  }
+
+  get turns(): readonly TurnRecord[] {
+    return this.store.index.turns;
+  }
+
+  /** The turn /undo would reverse: the latest with changes not yet undone. */
+  get undoable(): TurnRecord | undefined {
+    return this.turns.findLast((turn) => !turn.undone && !turn.dropped && turn.changes.length > 0);
+  }
+
+  /** The turn /redo would take back. */
+  get redoable(): TurnRecord | undefined {
+    const id = this.store.index.redo.at(-1);
+    return id === undefined ? undefined : this.store.turn(id);
+  }
+
+  /** One line each: checkpoints dropped, commands that cannot be undone, checkpoints that could not be taken. */
+  takeNotices(): string[] {
+    return this.notices.splice(0);
+  }
+
+  /** Starts a turn: its changes are recorded under it. `messageCount` is the history's length before its message. */
+  beginTurn(text: string, messageCount: number): void {
+    const oneLine = redactSecrets(text, this.options.secrets ?? []).replace(/\s+/g, ' ').trim();
+    const words = oneLine.length > WORDS_SHOWN ? `${oneLine.slice(0, WORDS_SHOWN - 1)}…` : oneLine;
+    const id = (this.turns.at(-1)?.id ?? 0) + 1;
+    this.current = {
+      id,
+      startedAt: (this.options.now?.() ?? new Date()).toISOString(),
+      words,
+      textHash: hashText(text),
+      messageCount,
+      changes: [],
+      undone: false,
+      snapshots: [],
+    };
+    this.store.index.turns.push(this.current);
+    this.enqueue(async () => {
+      await this.store.save();
+      if (this.prunedOthers) return;
+      this.prunedOthers = true;
+      try {
+        const removed = pruneOtherSessions(this.options.home, this.options.sessionId);
+        if (removed > 0) this.notices.push(`(checkpoints of ${removed} older session${removed === 1 ? '' : 's'} removed: Sylvan keeps those of the last ${KEPT_SESSIONS} sessions)`);
+      } catch {
+        // Tidying other sessions' checkpoints is worth a try, not a failure.
+      }
+    });
+  }
+
+  /**
+   * Records `relativePath` as it is (its bytes and mode, or its absence) before a file tool writes
+   * it; the returned function records it after. A secret path records nothing.
+   */
+  async beforeFileChange(relativePath: string, toolName: string): Promise<FinishRecording> {
+    if (this.isSecret(relativePath)) return async () => {};
+    const absolutePath = path.join(this.root, relativePath);
+    const turn = this.turnForChange();
+    const before = await this.enqueue(() => this.keep(relativePath, observe(absolutePath, this.bounds.maxFileBytes)));
+    return async () => {
+      await this.enqueue(async () => {
+        const after = await this.keep(relativePath, observe(absolutePath, this.bounds.maxFileBytes));
+        if (before === undefined || after === undefined) return;
+        if (sameFileState(before, after)) return;
+        this.addChanges(turn, [{ path: relativePath, before, after, by: toolName }]);
+        await keepWithinBounds(this.store, this.shadow, this.bounds, (notice) => this.notices.push(notice));
+        await this.store.save();
+      });
+    };
+  }
+
+  /**
+   * Takes a shadow snapshot before a command runs; the returned function takes another after it
+   * and records every file that differs. Outside a git work tree it says once that commands
+   * cannot be undone, and records nothing.
+   */
+  async beforeCommand(toolName: string): Promise<FinishRecording> {
+    this.inGit ??= isInGitWorkTree(this.root);
+    if (!(await this.inGit)) {
+      if (!this.commandsToldOnce) {
+        this.commandsToldOnce = true;
+        this.notices.push("(this folder is not in a git work tree, so what commands change cannot be undone; /undo covers Sylvan's own file edits)");
+      }
+      return async () => {};
+    }
+    const turn = this.turnForChange();
+    const before = await this.enqueue(() => this.snapshot());
+    if (before === undefined) return async () => {};
+    return async () => {
+      await this.enqueue(async () => {
+        const after = await this.snapshot();
+        if (after === undefined) return;
+        const changes = await changesBetween(this.shadow, before.commit, after.commit, toolName).catch((error: Error) => {
+          this.notices.push(`(the command's changes could not be recorded, so /undo cannot reverse them: ${error.message})`);
+          return [];
+        });
+        turn.snapshots.push(before.name, after.name);
+        this.addChanges(turn, changes);
+        await keepWithinBounds(this.store, this.shadow, this.bounds, (notice) => this.notices.push(notice));
+        await this.store.save();
+      });
+    };
+  }
+
+  /** Reverses a turn's changes, newest first; a file changed since by someone else is put back only if `resolve` says so. */
+  async undo(turn: TurnRecord, resolve: ConflictResolver): Promise<RestoreLine[]> {
+    return this.enqueue(async () => {
+      const lines = await restoreChanges(turn.changes, 'undo', this.restoreContext(), resolve);
+      turn.undone = true;
+      this.store.index.redo = [...this.store.index.redo.filter((id) => id !== turn.id), turn.id];
+      await this.store.save();
+      return lines;
+    });
+  }
+
+  /** Makes an undone turn's changes again, oldest first. */
+  async redo(turn: TurnRecord, resolve: ConflictResolver): Promise<RestoreLine[]> {
+    return this.enqueue(async () => {
+      const lines = await restoreChanges(turn.changes, 'redo', this.restoreContext(), resolve);
+      turn.undone = false;
+      this.store.index.redo = this.store.index.redo.filter((id) => id !== turn.id);
+      await this.store.save();
+      return lines;
+    });
+  }
+
+  /**
+   * The history length to cut the conversation back to before `turn`, or undefined when the
+   * history no longer holds that turn's message there (a /compact summarised it).
+   */
+  conversationPoint(turn: TurnRecord, messages: readonly ModelMessage[]): number | undefined {
+    const message = messages[turn.messageCount];
+    if (message?.role !== 'user') return undefined;
+    const text = typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+    return hashText(text) === turn.textHash ? turn.messageCount : undefined;
+  }
+
+  /** Forgets `turn` and every later one (the conversation was rewound to before it). */
+  async forgetFrom(turn: TurnRecord): Promise<void> {
+    await this.enqueue(async () => {
+      const index = this.store.index;
+      const gone = index.turns.filter((candidate) => candidate.id >= turn.id);
+      index.turns = index.turns.filter((candidate) => candidate.id < turn.id);
+      index.redo = index.redo.filter((id) => id < turn.id);
+      if (this.current && this.current.id >= turn.id) this.current = undefined;
+      await this.shadow.drop(gone.flatMap((candidate) => candidate.snapshots));
+      this.store.collectBlobs();
+      await this.store.save();
+    });
+  }
+
+  /** Waits for every recording in flight (tests, and before a restore). */
+  settled(): Promise<void> {
+    return this.chain.then(() => {});
+  }
+
+  private isSecret(relativePath: string): boolean {
+    return isSecretPath(relativePath, this.options.secretPatterns ?? []);
+  }
+
+  private turnForChange(): TurnRecord {
+    if (!this.current) this.beginTurn('(changes made outside a turn)', 0);
+    return this.current!;
+  }
+
+  private addChanges(turn: TurnRecord, changes: FileChange[]): void {
+    if (changes.length === 0) return;
+    turn.changes.push(...changes);
+    // New changes start a new line of history: what was undone before cannot be redone over them.
+    this.store.index.redo = [];
+  }
+
+  /** The state of a path as a checkpoint keeps it, its bytes stored; undefined (and told) when it cannot be kept. */
+  private async keep(relativePath: string, observing: Promise<Observed>): Promise<FileState | undefined> {
+    const observed = await observing;
+    switch (observed.kind) {
+      case 'absent':
+      case 'link':
+        return observed;
+      case 'file':
+        this.store.putBlob(observed.sha256, observed.bytes);
+        return { kind: 'file', mode: observed.mode, sha256: observed.sha256, size: observed.bytes.length, source: { in: 'blobs' } };
+      case 'too-big':
+        this.notices.push(`(${relativePath} is ${observed.size.toLocaleString('en-US')} bytes, over the checkpoint limit: this change cannot be undone)`);
+        return undefined;
+      default:
+        return undefined; // a folder or a device: the tool refuses to write it
+    }
+  }
+
+  private async snapshot(): Promise<{ name: string; commit: string } | undefined> {
+    const name = `s${this.store.index.nextSnapshot++}`;
+    try {
+      return { name, commit: await this.shadow.snapshot(name) };
+    } catch (error) {
+      this.notices.push(`(no checkpoint could be taken before the command, so /undo cannot reverse it: ${(error as Error).message})`);
+      return undefined;
+    }
+  }
+
+  private restoreContext() {
+    return {
+      root: this.root,
+      read: async (state: Extract<FileState, { kind: 'file' }>, relativePath: string): Promise<Buffer> => {
+        if (state.source.in === 'blobs') return this.store.readBlob(state.sha256);
+        const entry = await this.shadow.read(state.source.commit, relativePath);
+        if (!entry) throw new Error('its snapshot is missing');
+        return entry.bytes;
+      },
+    };
+  }
+
+  /** Runs `work` after everything queued before it, so recordings and restores never interleave. */
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(work, work);
+    this.chain = next.catch(() => {});
+    return next;
+  }
+}
+
+function sameFileState(a: FileState, b: FileState): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === 'file' && b.kind === 'file') return a.sha256 === b.sha256 && a.mode === b.mode;
+  if (a.kind === 'link' && b.kind === 'link') return a.target === b.target;
+  return true;
+}
+
+function hashText(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function realOrSelf(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return path.resolve(folder);
+  }
+}
