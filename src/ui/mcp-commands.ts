@@ -25,7 +25,7 @@ export function showInstructions(state: ReplState): void {
     return;
   }
   for (const file of files) {
-    const cut = file.cutFrom === undefined ? '' : ` (cut: ${file.cutFrom.toLocaleString('en-US')} characters in the file)`;
+    const cut = file.cutFrom === undefined ? '' : ` (cut: ${file.cutFrom.toLocaleString('en-US')} bytes in the file)`;
     state.print(`  ${state.dim(`── ${file.label}${cut} · ${sanitizeLine(file.path)}`)}`);
     for (const line of file.text.split('\n')) state.print(`  ${sanitizeLine(line)}`);
   }
