@@ -57,6 +57,7 @@ export class McpHub {
           takenNames: taken,
           onLost: (connection, reason) =>
             this.warnings.push(`(MCP server ${connection.name} ${connection.status === 'failed' ? 'failed' : 'stopped'}: ${reason}; its tools are not available. /mcp shows more)`),
+          onNotice: (line) => this.warnings.push(line),
         }),
     );
     if (this.connections.length > 0) {
