@@ -39,6 +39,16 @@ describe('a FIFO where Sylvan reads a file of its own never blocks start-up (fai
     assert.match(result.stderr, /settings\.json was not read: it is a named pipe \(FIFO\), not a regular file/);
   });
 
+  it('$SYLVAN_HOME/settings.json as a FIFO: one line and exit 2 at once (the user counts on its secret patterns), nothing sent', async () => {
+    const cwd = tempWorkspace('sylvan-own-');
+    fifo(join(cwd, '.sylvan-home', 'settings.json'));
+    const { server, result } = await ask(cwd);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /settings\.json: could not be read \(it is a named pipe \(FIFO\), not a regular file\)/);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    assert.equal(server.requests.length, 0);
+  });
+
   it('AGENTS.md as a FIFO: the REPL prints its banner and answers; print mode exits', async () => {
     const cwd = tempWorkspace('sylvan-own-');
     fifo(join(cwd, 'AGENTS.md'));
