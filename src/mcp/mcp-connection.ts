@@ -38,6 +38,8 @@ export class McpConnection {
   readonly stderr = new StderrTail();
   /** The tools as offered to the model, by offered name; empty unless ready. */
   tools: Record<string, Tool> = {};
+  /** How many tools the server listed, when more than were offered (the bounds left some out). */
+  listedToolCount: number | undefined;
   private client: Client | undefined;
   private transport: Transport | undefined;
 
@@ -121,6 +123,7 @@ export class McpConnection {
     });
     const leftOut = leftOutLine(this.name, bounded);
     if (leftOut) this.options.onNotice(leftOut);
+    this.listedToolCount = leftOut ? bounded.listedCount : undefined;
     const tools: Record<string, Tool> = {};
     for (const definition of bounded.kept) {
       tools[offeredToolName(this.name, definition.name, this.options.takenNames)] = this.toTool(definition);

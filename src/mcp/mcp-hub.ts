@@ -17,6 +17,8 @@ export interface ServerSummary {
   name: string;
   status: ServerStatus;
   toolCount: number;
+  /** Tools the server listed, when its bounds left some out. */
+  listedToolCount?: number;
   transport: 'stdio' | 'http';
   trusted: boolean;
   lastError?: string;
@@ -98,6 +100,7 @@ export class McpHub {
       name: connection.name,
       status: connection.status,
       toolCount: Object.keys(connection.tools).length,
+      listedToolCount: connection.listedToolCount,
       transport: 'command' in connection.config ? 'stdio' : 'http',
       trusted: connection.config.trust === true,
       lastError: connection.lastError,
