@@ -5,6 +5,7 @@ import { readBoundedFile } from '../files/bounded-file.ts';
 export const MAX_INSTRUCTION_CHARS = 12_000;
 /** Enough bytes for that many characters of any script (UTF-8 takes at most 4 a character): the rest is never read. */
 const MAX_INSTRUCTION_BYTES = MAX_INSTRUCTION_CHARS * 4;
+const BINARY_SNIFF_BYTES = 8 * 1024;
 
 export interface InstructionFile {
   /** How the banner and `/instructions` name it: `AGENTS.md`, `$SYLVAN_HOME/AGENTS.md`. */
@@ -37,8 +38,13 @@ function read(place: Place, name: string, secretPatterns: readonly string[], ref
     refused.push(`${label} was not read: ${found.reason}`);
     return undefined;
   }
+  // As read_file: a NUL byte near the start means it is not text (a sparse or binary file); later ones are dropped.
+  if (found.bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+    refused.push(`${label} was not read: it is not a text file`);
+    return undefined;
+  }
   // A cut read may end inside a character: its half decodes to U+FFFD, which is dropped.
-  let text = found.bytes.toString('utf8');
+  let text = found.bytes.toString('utf8').replaceAll('\0', '');
   if (found.cut) text = text.replace(/\uFFFD+$/, '');
   text = text.trim();
   if (text === '') return undefined;
