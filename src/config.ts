@@ -6,7 +6,7 @@ import { contextWindowFor } from './providers/model-catalogue.ts';
 import { parseThinkingOptions, type ThinkingSetting } from './providers/thinking.ts';
 import { parseNumberSetting, type NumberSettingName } from './settings/number-settings.ts';
 import { SettingsSources } from './settings/sources.ts';
-import { readBoundedFile } from './files/bounded-file.ts';
+import { readWholeSmallFile } from './files/bounded-file.ts';
 import { loadSettings, type LoadedSettings } from './settings/load-settings.ts';
 import { parseSearchConfig, type SearchConfig } from './tools/web/web-config.ts';
 
@@ -102,14 +102,9 @@ const MAX_DOTENV_BYTES = 1_000_000;
 
 /** `.env` in the workspace, read only if it is a regular file there (not a FIFO, a device or a link out). */
 function readDotenv(cwd: string, notes: string[]): Environment {
-  const read = readBoundedFile(join(cwd, '.env'), { maxBytes: MAX_DOTENV_BYTES, within: cwd, withinLabel: 'the workspace' });
-  if (read.status === 'missing') return {};
-  const reason = read.status === 'refused' ? read.reason : read.cut ? `it is larger than ${MAX_DOTENV_BYTES.toLocaleString('en-US')} bytes` : undefined;
-  if (reason !== undefined || read.status !== 'read') {
-    notes.push(`(.env in ${cwd} was not read: ${reason})`);
-    return {};
-  }
-  return parseDotenv(read.bytes);
+  const read = readWholeSmallFile(join(cwd, '.env'), { maxBytes: MAX_DOTENV_BYTES, within: cwd, withinLabel: 'the workspace' });
+  if (read.status === 'refused') notes.push(`(.env in ${cwd} was not read: ${read.reason})`);
+  return read.status === 'read' ? parseDotenv(read.bytes) : {};
 }
 
 const configError = (message: string) => new ConfigError(message);

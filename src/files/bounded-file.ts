@@ -90,6 +90,16 @@ export function readBoundedFile(file: string, options: BoundedFileOptions): Boun
   }
 }
 
+/**
+ * `readBoundedFile` for a file that is parsed whole (JSON, `.env`): one longer than `maxBytes` is
+ * refused rather than cut, since half of it would only fail to parse or mean something else.
+ */
+export function readWholeSmallFile(file: string, options: BoundedFileOptions): Exclude<BoundedFile, { cut: true }> {
+  const read = readBoundedFile(file, options);
+  if (read.status === 'read' && read.cut) return { status: 'refused', reason: `it is larger than ${options.maxBytes.toLocaleString('en-US')} bytes` };
+  return read as Exclude<BoundedFile, { cut: true }>;
+}
+
 /** The opened file is the one checked: O_NOFOLLOW guards only the last segment against a link swapped in since. */
 function openedWhereChecked(fd: number, real: string, opened: Stats): boolean {
   try {

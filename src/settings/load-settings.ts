@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { ConfigError } from '../config.ts';
-import { readBoundedFile } from '../files/bounded-file.ts';
+import { readWholeSmallFile } from '../files/bounded-file.ts';
 import { checkOption, SETTING_OPTIONS, STRUCTURED_KEYS } from './setting-options.ts';
 
 /** One settings file as read: its own values, unvalidated beyond the options table. */
@@ -22,7 +22,7 @@ export interface LoadedSettings {
   notes: string[];
 }
 
-/** A settings file is a few kB; past this it is not read at all (a cut JSON file would only fail to parse). */
+/** A settings file is a few kB; past this it is not read at all. */
 export const MAX_SETTINGS_BYTES = 1_000_000;
 
 export const userSettingsFile = (home: string): string => join(home, 'settings.json');
@@ -30,14 +30,13 @@ export const projectSettingsFile = (cwd: string): string => join(cwd, '.sylvan',
 
 function readLayer(file: string, trusted: boolean, within: string, notes: string[]): SettingsLayer | undefined {
   const label = trusted ? '$SYLVAN_HOME' : 'the workspace';
-  const read = readBoundedFile(file, { maxBytes: MAX_SETTINGS_BYTES, within, withinLabel: label });
+  const read = readWholeSmallFile(file, { maxBytes: MAX_SETTINGS_BYTES, within, withinLabel: label });
   // No file, or no folder to hold one: nothing to read (an unusable SYLVAN_HOME is reported later, once).
   if (read.status === 'missing') return undefined;
-  const reason = read.status === 'refused' ? read.reason : read.cut ? `it is larger than ${MAX_SETTINGS_BYTES.toLocaleString('en-US')} bytes` : undefined;
-  if (reason !== undefined || read.status !== 'read') {
+  if (read.status === 'refused') {
     // The user's own file may hold secret patterns and approvals they count on: going on without it is not safe.
-    if (trusted) throw new ConfigError(`${file}: could not be read (${reason}).`);
-    notes.push(`(${file} was not read: ${reason}; its settings do not apply)`);
+    if (trusted) throw new ConfigError(`${file}: could not be read (${read.reason}).`);
+    notes.push(`(${file} was not read: ${read.reason}; its settings do not apply)`);
     return undefined;
   }
   const text = read.bytes.toString('utf8');

@@ -4,7 +4,7 @@ import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { readBoundedFile } from '../../src/files/bounded-file.ts';
+import { readBoundedFile, readWholeSmallFile } from '../../src/files/bounded-file.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'sylvan-bounded-'));
 after(() => rmSync(base, { recursive: true, force: true }));
@@ -21,6 +21,12 @@ describe('readBoundedFile', () => {
     assert.equal(read.bytes.length, 1_000);
     assert.equal(read.size, 5_000);
     assert.equal(read.cut, true);
+  });
+
+  it('a file parsed whole (settings, .env) is refused when larger than the bound, never cut', () => {
+    writeFileSync(join(root, 'small.json'), '{}');
+    assert.deepEqual(readWholeSmallFile(join(root, 'big.txt'), options), { status: 'refused', reason: 'it is larger than 1,000 bytes' });
+    assert.equal(readWholeSmallFile(join(root, 'small.json'), options).status, 'read');
   });
 
   it('a .gitignore-sized read of a 2 GB sparse file returns its first bytes at once', () => {
