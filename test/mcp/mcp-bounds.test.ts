@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { cliAgainstServer } from '../helpers/cli-against-server.ts';
-import { text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
+import { text, toolCalls, type Reply, type Responder } from '../helpers/dashscope-server.ts';
 import { tempWorkspace } from '../helpers/run-cli-limited.ts';
-import { eventually, processesIn, TEST_SERVER, writeUserSettings } from './mcp-helpers.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eventually, isAlive, processesIn, TEST_SERVER, writeUserSettings } from './mcp-helpers.ts';
 
 // Issue 22, failures 4 and 7: one oversized MCP message ended the session with a stack trace
 // (exit 1), and a server's 10,011 tools (3.5 MB) went into every request, unbounded.
@@ -39,6 +41,27 @@ describe('an oversized MCP message drops that server with one line (failure 4)',
     assert.match(lines[0] ?? '', /probe failed: it sent a message larger than 10 MB/);
     assert.ok(!toolNamesOf(server, 0).some((name) => name.startsWith('probe__')));
     await eventually(() => processesIn(cwd).length === 0, 'the flooding server was ended');
+  });
+
+  it('in the REPL, the flooding server costs one line and the next question is asked as usual', async () => {
+    const cwd = workspaceWith({ env: { FLOOD_AT_START: String(11 * 1024 * 1024), PID_FILE: 'server.pid' } });
+    const pidFile = join(cwd, 'server.pid');
+    // The first answer waits until the server is gone, so its line is due at the end of the first turn.
+    const respond: Responder = async (_request, index) => {
+      if (index > 0) return text('第二个回答。');
+      await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 'the server started', 30_000);
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      await eventually(() => !isAlive(pid), 'the flooding server was ended', 30_000);
+      return text('第一个回答。');
+    };
+    const { server, result } = await cliAgainstServer({ respond }, { key: KEY, cwd, args: [], stdin: '问题一\n问题二\n', killAfterMs: 60_000 });
+    assert.equal(result.code, 0, result.stderr.slice(0, 2000));
+    noStackTrace(result.stderr);
+    assert.equal(server.requests.length, 2);
+    assert.ok(result.stdout.includes('第一个回答。') && result.stdout.includes('第二个回答。'), result.stdout.slice(-2000));
+    const lines = linesAbout(result.stdout, 'probe');
+    assert.equal(lines.length, 1, result.stdout.slice(-2000));
+    assert.match(lines[0] ?? '', /larger than 10 MB/);
   });
 
   it('a 50 MB tool result: the call fails, the server is dropped with one line, and the turn goes on', async () => {
