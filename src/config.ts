@@ -1,5 +1,4 @@
 import { ConfigError } from './errors.ts';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { contextWindowFor } from './providers/model-catalogue.ts';
 import { parseThinkingOptions, type ThinkingSetting } from './providers/thinking.ts';
 import { parseNumberSetting, type NumberSettingName } from './settings/number-settings.ts';
 import { SettingsSources } from './settings/sources.ts';
+import { readWholeSmallFile } from './files/bounded-file.ts';
 import { loadSettings, type LoadedSettings } from './settings/load-settings.ts';
 import { parseSearchConfig, type SearchConfig } from './tools/web/web-config.ts';
 
@@ -95,13 +95,14 @@ type Environment = Record<string, string | undefined>;
 const parseDotenv = (source: Buffer): Environment =>
   (createRequire(import.meta.url)('dotenv') as typeof import('dotenv')).parse(source);
 
-function readDotenv(cwd: string): Environment {
-  try {
-    return parseDotenv(readFileSync(join(cwd, '.env')));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new ConfigError(`Could not read .env in ${cwd}: ${(error as Error).message}`);
-  }
+/** A `.env` of more than this is not read: it is a list of variables, not data. */
+const MAX_DOTENV_BYTES = 1_000_000;
+
+/** `.env` in the workspace, read only if it is a regular file there (not a FIFO, a device or a link out). */
+function readDotenv(cwd: string, notes: string[]): Environment {
+  const read = readWholeSmallFile(join(cwd, '.env'), { maxBytes: MAX_DOTENV_BYTES, within: cwd, withinLabel: 'the workspace' });
+  if (read.status === 'refused') notes.push(`(.env in ${cwd} was not read: ${read.reason})`);
+  return read.status === 'read' ? parseDotenv(read.bytes) : {};
 }
 
 const configError = (message: string) => new ConfigError(message);
@@ -192,9 +193,11 @@ export function loadConfig(
   // is: a workspace .env pointing SYLVAN_HOME at the workspace would make its file "trusted".
   const settings = loadSettings(nonEmpty(environment.SYLVAN_HOME) ?? join(homedir(), '.sylvan'), cwd, environment);
   // An empty variable in the shell counts as unset, so it does not hide the value in .env.
+  const fileNotes = [...settings.notes];
+  const dotenv = readDotenv(cwd, fileNotes);
   const sources = new SettingsSources([
     { label: 'the environment', trusted: true, values: environment },
-    { label: `.env in ${cwd}`, trusted: false, values: readDotenv(cwd) },
+    { label: `.env in ${cwd}`, trusted: false, values: dotenv },
     // What a project file may not set (keys, a base URL for a key it did not bring, approval) was
     // refused by loadSettings with exit 2; what is left may stand as the user's own choices.
     { label: 'the settings files', trusted: true, values: settings.environment },
@@ -284,7 +287,7 @@ export function loadConfig(
     json: values.json === true,
     resume,
     cwd,
-    notes: sources.notes,
+    notes: [...fileNotes, ...sources.notes],
     secrets: knownSecrets(env, apiKey),
     settings,
     mcpStartTimeoutSeconds: numberSetting('SYLVAN_MCP_START_TIMEOUT', env, 10),

@@ -7,7 +7,7 @@ import { Conversation } from './agent/conversation.ts';
 import { addUsage, emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from './agent/events.ts';
 import { guardDeepToolInput } from './agent/deep-input-guard.ts';
 import { buildInstructions } from './agent/instructions.ts';
-import { instructionsSection, loadProjectInstructions, type InstructionFile } from './agent/project-instructions.ts';
+import { instructionsSection, loadInstructionFiles, type InstructionFile } from './agent/project-instructions.ts';
 import { redactTurn } from './agent/redact-secrets.ts';
 import { ToolProgressChannel } from './agent/tool-progress-channel.ts';
 import { startRuntimeMcp, type RuntimeMcp } from './mcp/runtime-mcp.ts';
@@ -106,7 +106,9 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   });
   warmUpFirstRequest(tools);
   const builtInTools: ToolSet = tools;
-  const instructionFiles = loadProjectInstructions(config.cwd, config.home);
+  const { files: instructionFiles, refused: refusedInstructions } = loadInstructionFiles(config.cwd, config.home, config.secretPatterns);
+  /** Told once, with the first turn's notices. */
+  const instructionNotes = refusedInstructions.map((line) => `(${line})`);
   const projectInstructions = instructionsSection(instructionFiles);
   const mcp = startRuntimeMcp(config);
   let toolNames = Object.keys(tools);
@@ -130,6 +132,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     fitter.reserveFor(instructions, currentTools);
   };
   const mcpNotices = function* (): Generator<AgentEvent> {
+    for (const message of instructionNotes.splice(0)) yield { type: 'notice', message };
     for (const message of mcp.takeWarnings()) yield { type: 'notice', message };
     for (const message of checkpoints.takeNotices()) yield { type: 'notice', message };
   };

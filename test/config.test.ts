@@ -278,9 +278,13 @@ describe('loadConfig: invalid values are one-line ConfigErrors naming the culpri
     configError(['-p', '--resume'], {}, '--resume');
   });
 
-  test('an unreadable .env', () => {
+});
+
+describe('loadConfig: a .env that is not a regular file', () => {
+  test('is not read (a FIFO would block start-up), and one note says so', () => {
     mkdirSync(join(cwd, '.env'));
-    configError([], {}, '.env');
+    const loaded = config();
+    assert.ok(loaded.notes?.some((note) => /^\(\.env in .* was not read: it is a folder, not a regular file\)$/.test(note)), String(loaded.notes));
   });
 });
 

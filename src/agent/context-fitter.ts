@@ -4,6 +4,20 @@ import { HistoryMeasures } from './history-measures.ts';
 import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens, TokenCalibration } from './token-estimate.ts';
 import type { TokenUsage } from './events.ts';
 
+interface ToolGroup {
+  /** `server__*` for an MCP server's tools, `built-in` for Sylvan's own. */
+  prefix: string;
+  count: number;
+  tokens: number;
+}
+
+/** A tool's JSON Schema when it is already at hand (MCP tools carry theirs); zod schemas are not converted here. */
+function plainJsonSchema(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null || !('jsonSchema' in schema) || !('validate' in schema)) return undefined;
+  const json = (schema as { jsonSchema: unknown }).jsonSchema;
+  return typeof json === 'object' && json !== null && typeof (json as { then?: unknown }).then !== 'function' ? json : undefined;
+}
+
 /** Fitted history plus what the user should be told about it. */
 export interface FittedMessages {
   messages: ModelMessage[];
@@ -18,6 +32,9 @@ export interface FittedMessages {
 export class ContextFitter {
   private readonly calibration = new TokenCalibration({ minRatio: 1, maxRatio: 2 });
   private reservedTokens = 0;
+  /** The share of `reservedTokens` that the tool definitions take, and who offers the most of them. */
+  private toolTokens = 0;
+  private toolGroups: ToolGroup[] = [];
   private lastDroppedTurns = 0;
   private readonly measures = new HistoryMeasures();
   /** The last fitted window and its raw estimate, so `observe` on it needs no pass of its own. */
@@ -33,10 +50,24 @@ export class ContextFitter {
 
   /** Counts the room instructions and tools take again, when they change (MCP servers come and go). */
   reserveFor(instructions: string, tools: ToolSet): void {
-    const toolDefinitions = Object.entries(tools).map(([name, tool]) => ({ name, description: tool.description }));
+    const groups = new Map<string, ToolGroup>();
+    let toolTokens = 0;
+    for (const [name, tool] of Object.entries(tools)) {
+      // Doubled: the provider's framing of a tool costs about as much again as its name and description.
+      const tokens = estimateJsonTokens({ name, description: tool.description }) * 2 + estimateJsonTokens(plainJsonSchema(tool.inputSchema) ?? {});
+      toolTokens += tokens;
+      // MCP tools are offered as `server__tool`: grouping by that prefix names the server that offers the most.
+      const prefix = name.includes('__') ? `${name.slice(0, name.indexOf('__'))}__*` : 'built-in';
+      const group = groups.get(prefix) ?? { prefix, count: 0, tokens: 0 };
+      group.count++;
+      group.tokens += tokens;
+      groups.set(prefix, group);
+    }
+    this.toolTokens = toolTokens;
+    this.toolGroups = [...groups.values()].sort((left, right) => right.tokens - left.tokens);
     // Room for the answer: a share of the window, capped so small windows still hold a conversation.
     const answerRoom = Math.min(8_192, Math.floor(this.windowTokens * 0.15));
-    this.reservedTokens = estimateTextTokens(instructions) + estimateJsonTokens(toolDefinitions) * 2 + answerRoom;
+    this.reservedTokens = estimateTextTokens(instructions) + toolTokens + answerRoom;
   }
 
   /** Estimated tokens of a history, as the fitter counts them. */
@@ -76,6 +107,9 @@ export class ContextFitter {
     let notice: string | undefined;
     if (result.droppedTurns > 0 && result.droppedTurns !== this.lastDroppedTurns) {
       notice = `(${result.droppedTurns} older turn${result.droppedTurns === 1 ? '' : 's'} left out to fit the ${Math.round(this.windowTokens / 1000)}k context window; /compact summarises them)`;
+    } else if (result.estimatedTokens > this.windowTokens - this.reservedTokens && result.estimatedTokens <= this.windowTokens - this.reservedTokens + this.toolTokens) {
+      // The message would fit without the tools: they are what is too big, not what the user wrote.
+      notice = this.toolsTooBigNotice();
     } else if (result.estimatedTokens > this.windowTokens - this.reservedTokens) {
       notice = `(this message is about ${result.estimatedTokens.toLocaleString('en-US')} tokens, more than the ${Math.round(this.windowTokens / 1000)}k context window holds; sending it anyway, the model may refuse it)`;
     } else if (result.shortenedResults > 0) {
@@ -83,6 +117,17 @@ export class ContextFitter {
     }
     this.lastDroppedTurns = result.droppedTurns;
     return { messages: result.messages, notice, estimatedTokens: result.estimatedTokens };
+  }
+
+  private toolsTooBigNotice(): string {
+    const window = `${Math.round(this.windowTokens / 1000)}k`;
+    const count = this.toolGroups.reduce((sum, group) => sum + group.count, 0);
+    const largest = this.toolGroups[0];
+    const who =
+      largest && largest.prefix !== 'built-in'
+        ? `; most are ${largest.prefix} (${largest.count.toLocaleString('en-US')} tools, about ${largest.tokens.toLocaleString('en-US')} tokens): "maxTools" in that MCP server's settings entry offers fewer`
+        : '';
+    return `(the definitions of the ${count.toLocaleString('en-US')} tools take about ${this.toolTokens.toLocaleString('en-US')} tokens, more than the ${window} context window leaves for them${who}; sending anyway, the model may refuse it)`;
   }
 
   /** Learns from the provider's count of what was sent. */

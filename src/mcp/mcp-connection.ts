@@ -5,8 +5,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { resultText } from './call-result.ts';
 import { isStdioServer, type McpServerConfig } from './server-config.ts';
 import { StderrTail } from './stderr-tail.ts';
-import { StdioTransport } from './stdio-transport.ts';
+import { StdioTransport, TransportFailure } from './stdio-transport.ts';
 import { offeredToolName } from './tool-names.ts';
+import { boundToolList, DEFAULT_MAX_TOOL_SCHEMA_BYTES, DEFAULT_MAX_TOOLS, leftOutLine } from './tool-list-bounds.ts';
 
 export type ServerStatus = 'starting' | 'ready' | 'failed' | 'exited' | 'closed';
 
@@ -22,6 +23,8 @@ export interface ConnectionOptions {
   takenNames: Set<string>;
   /** One line for the user when the server is lost (failed to start, exited, misbehaved). */
   onLost: (connection: McpConnection, reason: string) => void;
+  /** One line for the user about a ready server (its tool list was cut to the bounds). */
+  onNotice: (line: string) => void;
 }
 
 const seconds = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
@@ -35,6 +38,8 @@ export class McpConnection {
   readonly stderr = new StderrTail();
   /** The tools as offered to the model, by offered name; empty unless ready. */
   tools: Record<string, Tool> = {};
+  /** How many tools the server listed, when more than were offered (the bounds left some out). */
+  listedToolCount: number | undefined;
   private client: Client | undefined;
   private transport: Transport | undefined;
 
@@ -112,8 +117,15 @@ export class McpConnection {
     }
     if (!this.client) return;
     const listed = await this.client.listTools(undefined, { timeout: this.options.startTimeoutMs });
+    const bounded = boundToolList(listed.tools, {
+      maxTools: config.maxTools ?? DEFAULT_MAX_TOOLS,
+      maxBytes: config.maxToolSchemaBytes ?? DEFAULT_MAX_TOOL_SCHEMA_BYTES,
+    });
+    const leftOut = leftOutLine(this.name, bounded);
+    if (leftOut) this.options.onNotice(leftOut);
+    this.listedToolCount = leftOut ? bounded.listedCount : undefined;
     const tools: Record<string, Tool> = {};
-    for (const definition of listed.tools) {
+    for (const definition of bounded.kept) {
       tools[offeredToolName(this.name, definition.name, this.options.takenNames)] = this.toTool(definition);
     }
     this.tools = tools;
@@ -123,7 +135,8 @@ export class McpConnection {
     const client = new Client({ name: 'sylvan', version: '0.1.0' }, { capabilities: {} });
     client.onerror = (error) => {
       this.lastError = firstLine(error);
-      if (/not an MCP message/.test(this.lastError) && this.status === 'ready') this.lose('failed', this.lastError);
+      // The transport ended the server (garbage, or a message too large): starting or ready, it is lost, with that reason.
+      if (error instanceof TransportFailure && (this.status === 'starting' || this.status === 'ready')) this.lose('failed', this.lastError);
     };
     client.onclose = () => {
       if (this.client !== client) return;

@@ -17,6 +17,8 @@ export interface ServerSummary {
   name: string;
   status: ServerStatus;
   toolCount: number;
+  /** Tools the server listed, when its bounds left some out. */
+  listedToolCount?: number;
   transport: 'stdio' | 'http';
   trusted: boolean;
   lastError?: string;
@@ -57,6 +59,7 @@ export class McpHub {
           takenNames: taken,
           onLost: (connection, reason) =>
             this.warnings.push(`(MCP server ${connection.name} ${connection.status === 'failed' ? 'failed' : 'stopped'}: ${reason}; its tools are not available. /mcp shows more)`),
+          onNotice: (line) => this.warnings.push(line),
         }),
     );
     if (this.connections.length > 0) {
@@ -97,6 +100,7 @@ export class McpHub {
       name: connection.name,
       status: connection.status,
       toolCount: Object.keys(connection.tools).length,
+      listedToolCount: connection.listedToolCount,
       transport: 'command' in connection.config ? 'stdio' : 'http',
       trusted: connection.config.trust === true,
       lastError: connection.lastError,

@@ -8,6 +8,10 @@ interface ServerCommon {
   trust?: boolean;
   /** Seconds each tool call may take; the general tool timeout when absent. */
   timeout?: number;
+  /** Tools of this server offered to the model at most (the first ones it lists); 100 when absent. */
+  maxTools?: number;
+  /** Bytes of tool definitions (name, description, schema) offered at most; 100,000 when absent. */
+  maxToolSchemaBytes?: number;
 }
 
 export interface StdioServerConfig extends ServerCommon {

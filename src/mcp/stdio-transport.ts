@@ -1,11 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { MessageLines, MessageTooLargeError } from './message-lines.ts';
 import type { StderrTail } from './stderr-tail.ts';
 
 /** What a server inherits from Sylvan's environment: enough to run, never an API key. */
 const INHERITED = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR', 'SystemRoot'];
+
+/** The server broke the protocol (a message that is not JSON-RPC, or too large) and was ended: the connection is lost. */
+export class TransportFailure extends Error {
+  override name = 'TransportFailure';
+}
 
 export interface StdioOptions {
   command: string;
@@ -26,7 +32,7 @@ export class StdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly lines = new MessageLines();
   private closing: Promise<void> | undefined;
 
   constructor(private readonly options: StdioOptions) {}
@@ -61,22 +67,34 @@ export class StdioTransport implements Transport {
       child.stdin?.on('error', () => {});
       child.stderr?.setEncoding('utf8');
       child.stderr?.on('data', (chunk: string) => this.options.stderr.append(chunk));
-      child.stdout?.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk);
-        while (true) {
-          let message: JSONRPCMessage | null;
-          try {
-            message = this.buffer.readMessage();
-          } catch {
-            this.onerror?.(new Error('it wrote something on stdout that is not an MCP message'));
-            this.kill();
-            return;
-          }
-          if (message === null) break;
-          this.onmessage?.(message);
-        }
-      });
+      child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
     });
+  }
+
+  /** Whatever the server writes, one bad or oversized message ends it with one error: it never throws into the stream. */
+  private read(chunk: Buffer): void {
+    let lines: string[];
+    try {
+      lines = this.lines.push(chunk);
+    } catch (error) {
+      this.fail(error instanceof MessageTooLargeError ? error.message : 'it wrote something on stdout that is not an MCP message');
+      return;
+    }
+    for (const line of lines) {
+      let message: JSONRPCMessage;
+      try {
+        message = deserializeMessage(line);
+      } catch {
+        this.fail('it wrote something on stdout that is not an MCP message');
+        return;
+      }
+      this.onmessage?.(message);
+    }
+  }
+
+  private fail(reason: string): void {
+    this.onerror?.(new TransportFailure(reason));
+    this.kill();
   }
 
   send(message: JSONRPCMessage): Promise<void> {

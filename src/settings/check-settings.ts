@@ -6,6 +6,8 @@ import type { SettingsLayer } from './load-settings.ts';
 const common = {
   trust: z.boolean().optional(),
   timeout: z.number().positive().optional(),
+  maxTools: z.number().int().min(1).max(100_000).optional(),
+  maxToolSchemaBytes: z.number().int().min(1_000).max(100_000_000).optional(),
   /** Claude Desktop and Cursor files name the transport; the fields already say it. */
   type: z.enum(['stdio', 'http', 'sse', 'streamable-http']).optional(),
 };

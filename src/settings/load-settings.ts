@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.ts';
+import { readWholeSmallFile } from '../files/bounded-file.ts';
 import { checkOption, SETTING_OPTIONS, STRUCTURED_KEYS } from './setting-options.ts';
 
 /** One settings file as read: its own values, unvalidated beyond the options table. */
@@ -18,21 +18,28 @@ export interface LoadedSettings {
   layers: SettingsLayer[];
   /** `permissions.secretPatterns` of both files: a project may only add to what is kept secret. */
   secretPatterns: string[];
+  /** One line each: settings files that were not read (a FIFO, a link out of their folder, too big). */
+  notes: string[];
 }
+
+/** A settings file is a few kB; past this it is not read at all. */
+export const MAX_SETTINGS_BYTES = 1_000_000;
 
 export const userSettingsFile = (home: string): string => join(home, 'settings.json');
 export const projectSettingsFile = (cwd: string): string => join(cwd, '.sylvan', 'settings.json');
 
-function readLayer(file: string, trusted: boolean): SettingsLayer | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    // No file, or no folder to hold one: nothing to read (an unusable SYLVAN_HOME is reported later, once).
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw new ConfigError(`${file}: could not be read (${(error as Error).message}).`);
+function readLayer(file: string, trusted: boolean, within: string, notes: string[]): SettingsLayer | undefined {
+  const label = trusted ? '$SYLVAN_HOME' : 'the workspace';
+  const read = readWholeSmallFile(file, { maxBytes: MAX_SETTINGS_BYTES, within, withinLabel: label });
+  // No file, or no folder to hold one: nothing to read (an unusable SYLVAN_HOME is reported later, once).
+  if (read.status === 'missing') return undefined;
+  if (read.status === 'refused') {
+    // The user's own file may hold secret patterns and approvals they count on: going on without it is not safe.
+    if (trusted) throw new ConfigError(`${file}: could not be read (${read.reason}).`);
+    notes.push(`(${file} was not read: ${read.reason}; its settings do not apply)`);
+    return undefined;
   }
+  const text = read.bytes.toString('utf8');
   let values: unknown;
   try {
     values = JSON.parse(text);
@@ -53,7 +60,8 @@ function readLayer(file: string, trusted: boolean): SettingsLayer | undefined {
  * `trustedEnvironment` is the real environment: a key there is one a project file cannot redirect.
  */
 export function loadSettings(home: string, cwd: string, trustedEnvironment: Record<string, string | undefined>): LoadedSettings {
-  const layers = [readLayer(userSettingsFile(home), true), readLayer(projectSettingsFile(cwd), false)].filter(
+  const notes: string[] = [];
+  const layers = [readLayer(userSettingsFile(home), true, home, notes), readLayer(projectSettingsFile(cwd), false, cwd, notes)].filter(
     (layer): layer is SettingsLayer => layer !== undefined,
   );
   const environment: Record<string, string> = {};
@@ -81,7 +89,7 @@ export function loadSettings(home: string, cwd: string, trustedEnvironment: Reco
     }
     return patterns as string[];
   });
-  return { environment, layers, secretPatterns };
+  return { environment, layers, secretPatterns, notes };
 }
 
 function refuseInProject(file: string, key: string, guard: (typeof SETTING_OPTIONS)[string]['guard'], trustedKeys: Set<string>): void {

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 /** For the banner: which settings and instruction files this session uses, or undefined when none. */
 export function loadedFilesLine(config: Config): string | undefined {
   const settings = (config.settings?.layers ?? []).map((layer) => (layer.trusted ? '$SYLVAN_HOME/settings.json' : '.sylvan/settings.json'));
-  const instructions = loadProjectInstructions(config.cwd, config.home).map(
+  const instructions = loadProjectInstructions(config.cwd, config.home, config.secretPatterns).map(
     (file) => `${file.label}${file.cutFrom === undefined ? '' : ' (cut)'}`,
   );
   const parts = [

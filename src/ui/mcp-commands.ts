@@ -9,7 +9,8 @@ export function showMcpServers(state: ReplState): void {
     return;
   }
   for (const server of servers) {
-    const tools = server.status === 'ready' ? `${server.toolCount} tool${server.toolCount === 1 ? '' : 's'}` : '';
+    const listed = server.listedToolCount === undefined ? '' : ` of ${server.listedToolCount.toLocaleString('en-US')} (maxTools, maxToolSchemaBytes)`;
+    const tools = server.status === 'ready' ? `${server.toolCount} tool${server.toolCount === 1 && !listed ? '' : 's'}${listed}` : '';
     const details = [server.transport, tools, server.trusted ? 'trusted' : ''].filter(Boolean).join(' · ');
     state.print(`  ${sanitizeLine(server.name)}  ${server.status}  ${state.dim(details)}`);
     if (server.lastError) state.print(`    ${state.dim(`last error: ${sanitizeLine(server.lastError)}`)}`);
@@ -25,7 +26,7 @@ export function showInstructions(state: ReplState): void {
     return;
   }
   for (const file of files) {
-    const cut = file.cutFrom === undefined ? '' : ` (cut: ${file.cutFrom.toLocaleString('en-US')} characters in the file)`;
+    const cut = file.cutFrom === undefined ? '' : ` (cut: ${file.cutFrom.toLocaleString('en-US')} bytes in the file)`;
     state.print(`  ${state.dim(`── ${file.label}${cut} · ${sanitizeLine(file.path)}`)}`);
     for (const line of file.text.split('\n')) state.print(`  ${sanitizeLine(line)}`);
   }

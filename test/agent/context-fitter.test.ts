@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ModelMessage } from 'ai';
+import { jsonSchema, tool, type ModelMessage } from 'ai';
 import { ContextFitter, type FittedMessages } from '../../src/agent/context-fitter.ts';
 import { COMPACTION_SUMMARY_PREFIX, fitToWindow, repairHistory } from '../../src/agent/context-window.ts';
 import { Conversation } from '../../src/agent/conversation.ts';
@@ -144,5 +144,33 @@ describe('ContextFitter on a history that grows', { timeout: 60_000 }, () => {
     history[1] = assistant('an answer replaced in place, several tokens longer than the first');
     history.push(user('two'));
     assertSameFit(fitter.fit(history), fromScratch(new ContextFitter(1_000_000, 'You are a test.', {}), history), 'after the change');
+  });
+});
+
+describe('ContextFitter: tools that fill the window (issue 22, failure 7)', () => {
+  const mcpTools = (count: number) =>
+    Object.fromEntries(
+      Array.from({ length: count }, (_, index) => [
+        `many__tool_${index}`,
+        tool({ description: `Tool number ${index}. ${'Does one small thing. '.repeat(14)}`, inputSchema: jsonSchema({ type: 'object', properties: { path: { type: 'string' } } }) }),
+      ]),
+    );
+
+  test('the warning names the tools and the server offering most of them, not the five-token message', () => {
+    const fitter = new ContextFitter(32_000, 'You are a test.', mcpTools(2_000));
+    const { notice } = fitter.fit([user('你好，在吗？')]);
+    assert.match(String(notice), /^\(the definitions of the 2,000 tools take about [\d,]+ tokens, more than the 32k context window leaves for them; most are many__\* \(2,000 tools/);
+  });
+
+  test('a message too big by itself is still the one named', () => {
+    const fitter = new ContextFitter(32_000, 'You are a test.', mcpTools(3));
+    assert.match(String(fitter.fit([user('长'.repeat(40_000))]).notice), /^\(this message is about/);
+  });
+
+  test('MCP schemas count in the reserve', () => {
+    const schema = { type: 'object', properties: Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`field_${index}`, { type: 'string', description: 'a field' }])) };
+    const plain = new ContextFitter(1_000_000, '', { x__y: tool({ description: 'd', inputSchema: jsonSchema({ type: 'object' }) }) });
+    const big = new ContextFitter(1_000_000, '', { x__y: tool({ description: 'd', inputSchema: jsonSchema(schema as Parameters<typeof jsonSchema>[0]) }) });
+    assert.ok(reserveOf(big) - reserveOf(plain) > 1_000, `${reserveOf(big)} vs ${reserveOf(plain)}`);
   });
 });

@@ -1,11 +1,25 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ignore } from 'ignore';
+import { readBoundedFile } from '../../files/bounded-file.ts';
 import { isSecretPath } from './workspace-path.ts';
 
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
 const MAX_DEPTH = 32;
+/** Rules past this are not read (a `.gitignore` of a megabyte is already absurd); the read ends at the last whole line. */
+export const MAX_GITIGNORE_BYTES = 1_000_000;
+
+/**
+ * A folder's `.gitignore` text: only a regular file inside the workspace (a FIFO would block the
+ * walk for ever, `/dev/zero` would fill memory), at most `MAX_GITIGNORE_BYTES` of it.
+ */
+function readGitignore(root: string, folder: string): string | undefined {
+  const read = readBoundedFile(path.join(root, folder, '.gitignore'), { maxBytes: MAX_GITIGNORE_BYTES, within: root, withinLabel: 'the workspace' });
+  if (read.status !== 'read') return undefined;
+  const bytes = read.cut ? read.bytes.subarray(0, read.bytes.lastIndexOf(0x0a) + 1) : read.bytes;
+  return bytes.toString('utf8');
+}
 
 export interface WalkOptions {
   /** The real workspace root; `.gitignore` files from here down apply. */
@@ -41,20 +55,16 @@ interface Rules {
 export async function walkUnignored(options: WalkOptions): Promise<WalkResult> {
   const { default: createIgnore } = await import('ignore');
   const result: WalkResult = { files: [], secretsSkipped: 0, truncated: false };
-  const load = async (folder: string): Promise<Rules | undefined> => {
-    try {
-      const text = await readFile(path.join(options.root, folder, '.gitignore'), 'utf8');
-      return { folder, matcher: createIgnore().add(text) };
-    } catch {
-      return undefined;
-    }
+  const load = (folder: string): Rules | undefined => {
+    const text = readGitignore(options.root, folder);
+    return text === undefined ? undefined : { folder, matcher: createIgnore().add(text) };
   };
 
   // Rules of the folders above the start apply to what lies under it.
   const inherited: Rules[] = [];
   const startParts = options.start === '.' ? [] : options.start.split('/');
   for (let depth = 0; depth < startParts.length; depth++) {
-    const rules = await load(depth === 0 ? '.' : startParts.slice(0, depth).join('/'));
+    const rules = load(depth === 0 ? '.' : startParts.slice(0, depth).join('/'));
     if (rules) inherited.push(rules);
   }
 
@@ -77,7 +87,7 @@ export async function walkUnignored(options: WalkOptions): Promise<WalkResult> {
   const visit = async (folder: string, rules: readonly Rules[], depth: number): Promise<void> => {
     if (result.truncated || depth > MAX_DEPTH) return;
     options.abortSignal?.throwIfAborted();
-    const own = await load(folder);
+    const own = load(folder);
     const active = own ? [...rules, own] : rules;
     let entries: Dirent[];
     try {
