@@ -1,22 +1,9 @@
 import { createCompleter, type CompleterOptions } from './input/completion.ts';
 import { LineEditor } from './input/line-editor.ts';
 
-/** What a read gives back: a line, the end of input (Ctrl-D, EOF), or Ctrl-C. */
-export type ReadResult = { kind: 'line'; line: string } | { kind: 'eof' } | { kind: 'interrupt'; hadText: boolean };
+import type { LineReader } from './input/line-reader-contract.ts';
 
-export interface LineReader {
-  /** Shows `prompt` (on a terminal) and reads one line. */
-  read(prompt: string, options?: { remember?: boolean }): Promise<ReadResult>;
-  /** Input history, newest first, for saving. */
-  readonly history: readonly string[];
-  readonly interactive: boolean;
-  /**
-   * Ctrl-C or Esc pressed while nothing is being read (a turn runs), for readers that hold the
-   * terminal; without it the caller listens for SIGINT. Returns the unsubscribe.
-   */
-  onInterrupt?(handler: () => void): () => void;
-  close(): void;
-}
+export type { LineReader, ReadResult } from './input/line-reader-contract.ts';
 
 /**
  * On a terminal: Sylvan's own line editor (`src/ui/input/`), which keeps the terminal in raw mode

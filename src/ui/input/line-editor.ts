@@ -1,4 +1,4 @@
-import type { LineReader, ReadResult } from '../line-reader.ts';
+import type { LineReader, ReadResult } from './line-reader-contract.ts';
 import { sanitize, sanitizeLine } from '../sanitize.ts';
 import type { Completer } from './completion.ts';
 import { EditBuffer } from './edit-buffer.ts';
