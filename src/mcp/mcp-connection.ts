@@ -7,6 +7,7 @@ import { isStdioServer, type McpServerConfig } from './server-config.ts';
 import { StderrTail } from './stderr-tail.ts';
 import { StdioTransport } from './stdio-transport.ts';
 import { offeredToolName } from './tool-names.ts';
+import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
 
 export type ServerStatus = 'starting' | 'ready' | 'failed' | 'exited' | 'closed';
 
@@ -22,6 +23,8 @@ export interface ConnectionOptions {
   takenNames: Set<string>;
   /** One line for the user when the server is lost (failed to start, exited, misbehaved). */
   onLost: (connection: McpConnection, reason: string) => void;
+  /** The session's sandbox, for servers whose settings ask for it. */
+  sandbox?: CommandSandbox;
 }
 
 const seconds = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
@@ -91,6 +94,10 @@ export class McpConnection {
         env: config.env ?? {},
         cwd: resolve(this.options.workspaceRoot, config.cwd ?? '.'),
         stderr: this.stderr,
+        sandbox:
+          config.sandbox && this.options.sandbox
+            ? { fence: this.options.sandbox, network: typeof config.sandbox === 'object' && config.sandbox.network === true }
+            : undefined,
       });
       await this.connect(transport);
     } else {

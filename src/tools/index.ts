@@ -5,6 +5,9 @@ import { createListFilesTool } from './files/list-files.ts';
 import { createReadFileTool } from './files/read-file.ts';
 import { createWeatherTool } from './weather/weather.ts';
 import { withTimeoutMessages } from './with-timeout-messages.ts';
+import { withSecretsScrubbed } from './with-secrets-scrubbed.ts';
+import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
+import type { NetworkGrants } from '../sandbox/network-grants.ts';
 import { createWriteFileTool } from './files/write-file.ts';
 import { createEditFileTool } from './files/edit-file.ts';
 import { createSearchFilesTool } from './files/search-files.ts';
@@ -24,6 +27,12 @@ export interface ToolContext {
   onProgress?: (toolCallId: string, toolName: string, text: string) => void;
   /** Web search backend and web_fetch settings; absent means no web tools. */
   search?: SearchConfig;
+  /** Every key Sylvan holds: scrubbed from every tool's output and errors, and kept from commands' environments. */
+  secrets?: () => readonly string[];
+  /** Where commands run fenced; absent, as they are. */
+  sandbox?: CommandSandbox;
+  /** Calls the user allowed the network at their approval. */
+  networkGrants?: NetworkGrants;
 }
 
 /** The registry: every tool the model can call, made for this workspace. */
@@ -41,8 +50,13 @@ export function createTools(context: ToolContext) {
     run_command: createRunCommandTool({
       workspaceRoot: context.workspaceRoot,
       onProgress: context.onProgress && ((toolCallId, text) => context.onProgress?.(toolCallId, 'run_command', text)),
+      sandbox: context.sandbox,
+      networkGrants: context.networkGrants,
+      get heldKeys() {
+        return context.secrets?.() ?? [];
+      },
     }),
     ...createWebTools(context.search, { fetch: context.fetch, toolTimeoutMs: context.toolTimeoutMs }),
   } satisfies ToolSet;
-  return withTimeoutMessages(tools, context.toolTimeoutMs);
+  return withSecretsScrubbed(withTimeoutMessages(tools, context.toolTimeoutMs), context.secrets ?? (() => []));
 }
