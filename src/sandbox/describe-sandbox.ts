@@ -4,7 +4,7 @@ import type { SandboxState } from './command-sandbox.ts';
 import type { SandboxSettings } from './sandbox-settings.ts';
 
 const OTHER_RULES =
-  'still: no credential in their environment, keys scrubbed from their output, and every process they start ends with them';
+  'They still get no credential in their environment, their output is scrubbed of every key Sylvan holds, and every process they start ends with them.';
 
 /**
  * The banner's one line when commands will not run fenced (from what is known without starting
@@ -41,10 +41,10 @@ export function describeSandbox(state: SandboxState, workspaceRoot: string): str
       ];
     }
     case 'off':
-      return [`Commands run without a sandbox: turned off by ${state.because}.`, `They run ${OTHER_RULES}.`];
+      return [`Commands run without a sandbox: turned off by ${state.because}.`, OTHER_RULES];
     case 'unavailable':
       return state.required
         ? [`Commands do not run: the sandbox is required (mode "on"), but ${state.reason}.`]
-        : [`Commands run without a sandbox: ${state.reason}.`, `They run ${OTHER_RULES}.`];
+        : [`Commands run without a sandbox: ${state.reason}.`, OTHER_RULES];
   }
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ApprovalRequest } from '../../../src/agent/run-turn.ts';
 import { approvalScopeOf } from '../../../src/tools/approval-scope.ts';
-import { commandPrefix } from '../../../src/tools/shell/command-scope.ts';
+import { alwaysCovers, commandPrefix, pointingWord } from '../../../src/tools/shell/command-scope.ts';
 import { InteractiveApproval, nonInteractiveApproval } from '../../../src/ui/approval-prompt.ts';
 import type { LineReader, ReadResult } from '../../../src/ui/line-reader.ts';
 
@@ -102,3 +102,67 @@ describe('approval of commands', { timeout: 10_000 }, () => {
     assert.equal(approval.decide('edit_file', edit('b.txt')), 'ask');
   });
 });
+
+// Failure 2 of issue 22: with `command:npm test` approved, `npm test --prefix /elsewhere` ran another
+// package's script, and `git log --output=/outside/file` wrote outside the workspace, unasked.
+describe('"always" covers only options known to be harmless', { timeout: 10_000 }, () => {
+  const workspace = '/work/project';
+  const asksAgain = [
+    'npm test --prefix /elsewhere',
+    'npm test --prefix=/elsewhere',
+    'npm test "--prefix" /elsewhere',
+    'npm test --pre""fix /elsewhere',
+    'git log --output=/outside/file',
+    'git log --oneline --output /outside/file',
+    'git -C ../other log',
+    'git log --git-dir=/other/.git',
+    'git status --work-tree=/',
+    'npm test --script-shell ./evil.sh',
+    'git rebase --exec ./x.sh',
+    'npm test -g',
+    'npm test $HOME',
+    'npm test ~/elsewhere',
+    'npm test {--prefix,/elsewhere}',
+    'npm test /etc/passwd',
+    'npm test ../outside/file',
+    'npm test --reporter=/tmp/reporter.js',
+  ];
+  for (const text of asksAgain) {
+    test(`${JSON.stringify(text)} is asked again`, () => {
+      assert.notEqual(pointingWord(text, workspace), undefined);
+      assert.deepEqual(approvalScopeOf('run_command', { command: text }), {
+        kind: 'command',
+        key: `command-once:${text}`,
+        alwaysLabel: '',
+        oneTime: true,
+      });
+    });
+  }
+
+  const covered = ['npm test --coverage', 'git log --oneline -5', 'git log HEAD~1', 'git log @{u}..', 'ls -la src', 'npm test -- --watch', `npm test ${workspace}/src/a.test.ts`];
+  for (const text of covered) {
+    test(`${JSON.stringify(text)} stays covered`, () => assert.equal(pointingWord(text, workspace), undefined));
+  }
+
+  test('after "always" for npm test, --prefix /elsewhere and git log --output=… are asked', async () => {
+    const { approval } = interactive(['a', 'a']);
+    await approval.ask(command('npm test'));
+    await approval.ask(command('git log'));
+    assert.equal(approval.decide('run_command', { command: 'npm test --coverage' }), 'allow');
+    assert.equal(approval.decide('run_command', { command: 'npm test --prefix /elsewhere' }), 'ask');
+    assert.equal(approval.decide('run_command', { command: 'git log --output=/outside/file' }), 'ask');
+  });
+
+  test('settings that approve npm test ahead do not approve it with --prefix', () => {
+    const policy = nonInteractiveApproval(false, undefined, ['command:npm test']);
+    assert.equal(policy.decide('run_command', { command: 'npm test' }), 'allow');
+    assert.equal(typeof policy.decide('run_command', { command: 'npm test --prefix /elsewhere' }), 'object');
+  });
+
+  test('the prompt can say what "always" covers', () => {
+    assert.match(alwaysCovers('npm test --coverage', workspace), /^`npm test` with options that stay in the workspace, for this session; an option that points elsewhere .* asks again$/);
+    assert.match(alwaysCovers('npm test --prefix /elsewhere', workspace), /^nothing: --prefix points outside/);
+    assert.match(alwaysCovers('npm test && npm publish', workspace), /^nothing: a command that chains/);
+  });
+});
+
