@@ -13,7 +13,7 @@ describe('tool results are scrubbed of the keys Sylvan holds', () => {
     {
       text: tool({ inputSchema: z.object({}), execute: async () => `DASHSCOPE_API_KEY=${KEY}\nother` }),
       object: tool({ inputSchema: z.object({}), execute: async () => ({ items: [{ header: `Bearer ${KEY}` }], count: 1 }) }),
-      failing: tool({ inputSchema: z.object({}), execute: async () => { throw new Error(`401 for key ${KEY}`); } }),
+      failing: tool({ inputSchema: z.object({}), execute: async (): Promise<string> => { throw new Error(`401 for key ${KEY}`); } }),
     },
     () => [KEY],
   );
