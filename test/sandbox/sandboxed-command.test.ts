@@ -94,6 +94,13 @@ describe('run_command in the bubblewrap sandbox', { skip, timeout: 60_000 }, () 
     assert.doesNotMatch(await run(connect, 'call-with-network'), /hello from the host/, 'the grant was used up');
   });
 
+  test('at the timeout, the sandbox and a setsid grandchild are gone', async () => {
+    const token = `${process.pid}${Date.now() % 100_000}`;
+    const result = await runner()(`setsid sleep 5${token} > /dev/null 2>&1 & sleep 100`, 'call-1', 1);
+    assert.match(result, /^timed out after 1 s/);
+    assert.deepEqual(livingWith(`sleep 5${token}`), []);
+  });
+
   test('a setsid grandchild is gone when the command ends', async () => {
     const token = `${process.pid}${Date.now() % 100_000}`;
     const result = await runner()(`setsid sleep 6${token} > /dev/null 2>&1 & sleep 0.2; echo started`);

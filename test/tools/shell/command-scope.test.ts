@@ -166,3 +166,42 @@ describe('"always" covers only options known to be harmless', { timeout: 10_000 
   });
 });
 
+describe('"run with network" at the approval', { timeout: 10_000 }, () => {
+  const offered = (grants: string[], offer = true) => {
+    const reader = new ScriptedReader(['w']);
+    const approval = new InteractiveApproval(
+      reader,
+      () => {},
+      async () => ({ summary: 'run_command curl example.com', preview: '' }),
+      false,
+      () => {},
+      undefined,
+      [],
+      { offered: () => offer, grant: (toolCallId) => grants.push(toolCallId) },
+    );
+    return { approval, reader };
+  };
+
+  test('is offered when the sandbox has no network, and grants that one call', async () => {
+    const grants: string[] = [];
+    const { approval, reader } = offered(grants);
+    assert.deepEqual(await approval.ask({ toolCallId: 'call-net', toolName: 'run_command', input: { command: 'curl example.com' } }), { approved: true });
+    assert.match(reader.prompts[0] ?? '', / \/ \[w\]ith network › $/);
+    assert.deepEqual(grants, ['call-net']);
+    assert.equal(approval.decide('run_command', { command: 'curl example.com' }), 'ask', '"w" is no "always"');
+  });
+
+  test('is not offered otherwise, and "w" is then no answer', async () => {
+    const grants: string[] = [];
+    const reader = new ScriptedReader(['w', 'y']);
+    const approval = new InteractiveApproval(reader, () => {}, async () => ({ summary: 'run_command ls', preview: '' }), false, () => {}, undefined, [], {
+      offered: () => false,
+      grant: (toolCallId) => grants.push(toolCallId),
+    });
+    assert.deepEqual(await approval.ask(command('ls')), { approved: true });
+    assert.equal(reader.prompts.length, 2);
+    assert.ok(!reader.prompts[0]?.includes('[w]ith network'));
+    assert.deepEqual(grants, []);
+  });
+});
+
