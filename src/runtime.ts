@@ -25,7 +25,7 @@ import { describeEdit, type EditFileInput } from './tools/files/edit-file.ts';
 import { describeCommand, RUN_COMMAND_SDK_TIMEOUT_MS, type RunCommandInput } from './tools/shell/run-command.ts';
 import { formatCall } from './ui/render.ts';
 import { CommandSandbox } from './sandbox/command-sandbox.ts';
-import { findSandbox } from './sandbox/availability.ts';
+import { findSandbox } from './sandbox/find-sandbox.ts';
 import { NetworkGrants } from './sandbox/network-grants.ts';
 import { withSecretsScrubbed } from './tools/with-secrets-scrubbed.ts';
 

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { findSandbox } from './availability.ts';
+import { findSandbox } from './find-sandbox.ts';
 import type { SandboxState } from './command-sandbox.ts';
 import type { SandboxSettings } from './sandbox-settings.ts';
 
