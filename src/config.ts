@@ -305,6 +305,7 @@ export function loadConfig(
       trustedVariable: environment.SYLVAN_SANDBOX,
       folderVariable: sources.lookup('SYLVAN_SANDBOX')?.layer.trusted === false ? sources.lookup('SYLVAN_SANDBOX')?.value : undefined,
       layers: settings.layers,
+      fail: configError,
     }),
   };
 }

@@ -5,7 +5,7 @@ import { resolveSandboxSettings } from '../../src/sandbox/sandbox-settings.ts';
 const user = (sandbox: unknown) => ({ file: '/home/ada/.sylvan/settings.json', trusted: true, values: { sandbox } });
 const project = (sandbox: unknown) => ({ file: '/work/.sylvan/settings.json', trusted: false, values: { sandbox } });
 const resolve = (input: Partial<Parameters<typeof resolveSandboxSettings>[0]>) =>
-  resolveSandboxSettings({ flag: undefined, trustedVariable: undefined, folderVariable: undefined, layers: [], ...input });
+  resolveSandboxSettings({ flag: undefined, trustedVariable: undefined, folderVariable: undefined, layers: [], fail: (message) => new Error(message), ...input });
 
 describe('sandbox settings', () => {
   test('auto and no network by default', () => {
