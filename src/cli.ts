@@ -11,6 +11,7 @@ import { keyHostNote } from './ui/key-host-note.ts';
 import { sanitize, sanitizeLine } from './ui/sanitize.ts';
 import { PROMPT, runRepl } from './ui/repl.ts';
 import { SLASH_COMMAND_SUMMARIES } from './ui/slash-commands.ts';
+import { sandboxBannerLine } from './sandbox/describe-sandbox.ts';
 
 /** package.json's version, put in by the build (scripts/build.mjs), so a prompt reads no file for it. */
 declare const SYLVAN_VERSION: string | undefined;
@@ -28,6 +29,13 @@ async function readAllStdin(): Promise<string> {
 }
 
 function banner(config: Config): string {
+  const lines = [providerBanner(config)];
+  const sandbox = config.sandbox && sandboxBannerLine(config.sandbox);
+  if (sandbox) lines.push(chalkFor(process.stdout).dim(sanitizeLine(sandbox)));
+  return lines.join('\n');
+}
+
+function providerBanner(config: Config): string {
   const colour = chalkFor(process.stdout);
   const head = `${colour.bold.green('Sylvan')} ${colour.dim(`v${version()}`)}`;
   if (config.provider === 'mock') {

@@ -10,6 +10,8 @@ import { SettingsSources } from './settings/sources.ts';
 import { readWholeSmallFile } from './files/bounded-file.ts';
 import { loadSettings, type LoadedSettings } from './settings/load-settings.ts';
 import { parseSearchConfig, type SearchConfig } from './tools/web/web-config.ts';
+import { isCredentialName, urlPassword } from './sandbox/credential-variables.ts';
+import { resolveSandboxSettings, type SandboxSettings } from './sandbox/sandbox-settings.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
 
@@ -63,6 +65,8 @@ export interface Config {
   mcpStartTimeoutSeconds?: number;
   /** --think / --no-think / --thinking-budget, SYLVAN_THINKING (see providers/thinking.ts). */
   thinking?: ThinkingSetting;
+  /** --sandbox, SYLVAN_SANDBOX, settings `sandbox` (src/sandbox/sandbox-settings.ts); absent means auto, no network. */
+  sandbox?: SandboxSettings;
 }
 
 export { ConfigError };
@@ -79,6 +83,7 @@ Options:
       --token-budget N    tokens per turn, default 500000       (SYLVAN_TOKEN_BUDGET)
       --timeout SECONDS   limit for each model step, default 120 (SYLVAN_TIMEOUT)
   -y, --yes               approve file writes without asking    (SYLVAN_YES=1)
+      --sandbox MODE      commands in a sandbox: auto | on | off (SYLVAN_SANDBOX)
       --think, --no-think thinking on or off for hybrid Qwen3 models (SYLVAN_THINKING=on|off|auto)
       --thinking-budget N most tokens to think before answering (SYLVAN_THINKING_BUDGET)
   -c, --continue          resume the latest session of this folder
@@ -127,11 +132,14 @@ function httpUrl(raw: string, name: string): string {
   return raw.replace(/\/+$/, '');
 }
 
-/** Keys from every variable that names one; the keyless placeholder is no secret. */
+/**
+ * Keys from every variable that names a credential (`*_KEY`, `*_TOKEN`, `*PASSWORD*`…) and the
+ * passwords of URLs (`DATABASE_URL=postgres://u:pw@…`); the keyless placeholder is no secret.
+ */
 function knownSecrets(env: Environment, apiKey: string | undefined): string[] {
-  const values = Object.entries(env)
-    .filter(([name]) => /(_API_KEY|_TOKEN)$/.test(name))
-    .map(([, value]) => value);
+  const values = Object.entries(env).flatMap(([name, value]) =>
+    value === undefined ? [] : [isCredentialName(name) ? value : undefined, urlPassword(value)],
+  );
   return [...new Set([apiKey, ...values])].filter((value): value is string => value !== undefined && value !== 'no-key' && value.trim() !== '');
 }
 
@@ -171,6 +179,7 @@ export function loadConfig(
         'token-budget': { type: 'string' },
         timeout: { type: 'string' },
         yes: { type: 'boolean', short: 'y' },
+        sandbox: { type: 'string' },
         think: { type: 'boolean' },
         'no-think': { type: 'boolean' },
         'thinking-budget': { type: 'string' },
@@ -292,5 +301,12 @@ export function loadConfig(
     settings,
     mcpStartTimeoutSeconds: numberSetting('SYLVAN_MCP_START_TIMEOUT', env, 10),
     thinking: parseThinkingOptions(values, env),
+    sandbox: resolveSandboxSettings({
+      flag: values.sandbox,
+      trustedVariable: environment.SYLVAN_SANDBOX,
+      folderVariable: sources.lookup('SYLVAN_SANDBOX')?.layer.trusted === false ? sources.lookup('SYLVAN_SANDBOX')?.value : undefined,
+      layers: settings.layers,
+      fail: configError,
+    }),
   };
 }

@@ -26,6 +26,10 @@ import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts'
 import { describeEdit, type EditFileInput } from './tools/files/edit-file.ts';
 import { describeCommand, RUN_COMMAND_SDK_TIMEOUT_MS, type RunCommandInput } from './tools/shell/run-command.ts';
 import { formatCall } from './ui/render.ts';
+import { CommandSandbox } from './sandbox/command-sandbox.ts';
+import { findSandbox } from './sandbox/find-sandbox.ts';
+import { NetworkGrants } from './sandbox/network-grants.ts';
+import { withSecretsScrubbed } from './tools/with-secrets-scrubbed.ts';
 
 /** Past this share of the room for history, the history is compacted before the next turn. */
 const AUTO_COMPACT_SHARE = 0.8;
@@ -41,6 +45,13 @@ export interface Runtime {
   readonly instructionFiles?: readonly InstructionFile[];
   /** The MCP servers of the settings: their tools, approval, status. */
   readonly mcp?: RuntimeMcp;
+  /** Where commands (and the MCP servers that ask for it) run fenced: `/sandbox` shows it. */
+  readonly sandbox?: CommandSandbox;
+  /**
+   * One-call network permissions for `run_command`: the approval prompt grants a call by its id
+   * when the user answers "run with network" (only offered when `sandbox` is on without network).
+   */
+  readonly networkGrants?: NetworkGrants;
   readonly model: string;
   readonly sessionId: string;
   readonly windowTokens: number;
@@ -95,6 +106,17 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   // A window set by SYLVAN_CONTEXT_TOKENS stays; the model's own window follows /model.
   const windowFollowsModel = config.contextTokens === contextWindowFor(config.model);
   let windowTokens = config.contextTokens;
+  const sandbox = new CommandSandbox({
+    settings: config.sandbox ?? { mode: 'auto', network: false, source: 'the default (auto)' },
+    modeSource: config.sandbox?.source,
+    workspaceRoot: config.cwd,
+    sylvanHome: config.home,
+  });
+  const networkGrants = new NetworkGrants();
+  const mcp = startRuntimeMcp(config, sandbox);
+  // Every key Sylvan holds: the provider's and search keys, and the MCP servers' headers.
+  const secrets = [...new Set([...(config.secrets ?? []), ...mcp.secrets])];
+  const heldSecrets = () => secrets;
   const tools = createTools({
     workspaceRoot: config.cwd,
     weather: config.weather,
@@ -103,6 +125,9 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     onProgress: progress.report,
     search: config.search,
     checkpoints: () => checkpoints,
+    secrets: heldSecrets,
+    sandbox,
+    networkGrants,
   });
   warmUpFirstRequest(tools);
   const builtInTools: ToolSet = tools;
@@ -110,7 +135,6 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   /** Told once, with the first turn's notices. */
   const instructionNotes = refusedInstructions.map((line) => `(${line})`);
   const projectInstructions = instructionsSection(instructionFiles);
-  const mcp = startRuntimeMcp(config);
   let toolNames = Object.keys(tools);
   let instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames, projectInstructions });
   let fitter = new ContextFitter(windowTokens, instructions, tools);
@@ -123,7 +147,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       // One question cannot wait for "the next turn": print mode gives the servers a bounded start.
       await mcp.settled((config.mcpStartTimeoutSeconds ?? 10) * 1000);
     }
-    const next = { ...mcp.tools(), ...builtInTools };
+    const next = { ...withSecretsScrubbed(mcp.tools(), heldSecrets), ...builtInTools };
     const names = Object.keys(next);
     if (names.join('\n') === toolNames.join('\n')) return;
     currentTools = next;
@@ -138,7 +162,16 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   };
   let provider = providerContext(config);
 
-  const secrets = config.secrets ?? [];
+  /** A bwrap that is installed but cannot start (no user namespaces) is not known at the banner: told once here. */
+  let sandboxTold = false;
+  function* sandboxNotice(): Generator<AgentEvent> {
+    if (sandboxTold) return;
+    sandboxTold = true;
+    const state = sandbox.state;
+    if (state.state === 'unavailable' && findSandbox().available) {
+      yield { type: 'notice', message: `(commands run without a sandbox: ${state.reason}; /sandbox tells more)` };
+    }
+  }
   const newSession = () => createSession({ home: config.home, cwd: config.cwd, provider: config.provider, model: modelName, secrets });
   let session: SessionWriter = options.resumed?.writer ?? newSession();
   const checkpointsOf = (sessionId: string) =>
@@ -197,6 +230,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     }
     await refreshTools();
     yield* mcpNotices();
+    yield* sandboxNotice();
     checkpoints.beginTurn(text, conversation.length);
     const events = withSearchSources(progress.merge(agentLoop({
       model: models.answer,
@@ -242,6 +276,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     },
     instructionFiles,
     mcp,
+    sandbox,
+    networkGrants,
     get model() {
       return modelName;
     },
@@ -279,7 +315,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
         case 'edit_file':
           return describeEdit(config.cwd, request.input as EditFileInput, { secretPatterns: config.secretPatterns });
         case 'run_command':
-          return describeCommand(config.cwd, request.input as RunCommandInput);
+          return describeCommand(config.cwd, request.input as RunCommandInput, fenceOf(sandbox));
         default:
           return { summary: formatCall(request.toolName, request.input), preview: '' };
       }
@@ -307,4 +343,12 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       void mcp.close();
     },
   };
+}
+
+/** How a command will run, for its approval preview. */
+function fenceOf(sandbox: CommandSandbox): string {
+  const state = sandbox.state;
+  if (state.state === 'on') return state.network ? 'sandboxed, with network' : 'sandboxed, no network ([w] runs it with network)';
+  if (state.state === 'unavailable' && state.required) return 'will not run: the sandbox is required but cannot start';
+  return 'no sandbox';
 }

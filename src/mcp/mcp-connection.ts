@@ -8,6 +8,7 @@ import { StderrTail } from './stderr-tail.ts';
 import { StdioTransport, TransportFailure } from './stdio-transport.ts';
 import { offeredToolName } from './tool-names.ts';
 import { boundToolList, DEFAULT_MAX_TOOL_SCHEMA_BYTES, DEFAULT_MAX_TOOLS, leftOutLine } from './tool-list-bounds.ts';
+import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
 
 export type ServerStatus = 'starting' | 'ready' | 'failed' | 'exited' | 'closed';
 
@@ -25,6 +26,8 @@ export interface ConnectionOptions {
   onLost: (connection: McpConnection, reason: string) => void;
   /** One line for the user about a ready server (its tool list was cut to the bounds). */
   onNotice: (line: string) => void;
+  /** The session's sandbox, for servers whose settings ask for it. */
+  sandbox?: CommandSandbox;
 }
 
 const seconds = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
@@ -96,6 +99,10 @@ export class McpConnection {
         env: config.env ?? {},
         cwd: resolve(this.options.workspaceRoot, config.cwd ?? '.'),
         stderr: this.stderr,
+        sandbox:
+          config.sandbox && this.options.sandbox
+            ? { fence: this.options.sandbox, network: typeof config.sandbox === 'object' && config.sandbox.network === true }
+            : undefined,
       });
       await this.connect(transport);
     } else {

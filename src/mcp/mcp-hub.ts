@@ -2,6 +2,7 @@ import type { Tool } from 'ai';
 import type { ApprovalScopeResolver } from '../tools/approval-scope.ts';
 import { McpConnection, type ServerStatus } from './mcp-connection.ts';
 import type { McpServerConfig } from './server-config.ts';
+import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
 
 export interface McpHubOptions {
   servers: Record<string, McpServerConfig>;
@@ -10,6 +11,8 @@ export interface McpHubOptions {
   callTimeoutMs: number;
   /** Offered tool names approved ahead by the settings (`mcp:<server>__<tool>` keys, without `mcp:`). */
   approvedTools?: readonly string[];
+  /** The session's sandbox, for stdio servers whose settings ask for it. */
+  sandbox?: CommandSandbox;
 }
 
 /** What `/mcp` shows of one server. */
@@ -57,6 +60,7 @@ export class McpHub {
           startTimeoutMs: options.startTimeoutMs,
           callTimeoutMs: options.callTimeoutMs,
           takenNames: taken,
+          sandbox: options.sandbox,
           onLost: (connection, reason) =>
             this.warnings.push(`(MCP server ${connection.name} ${connection.status === 'failed' ? 'failed' : 'stopped'}: ${reason}; its tools are not available. /mcp shows more)`),
           onNotice: (line) => this.warnings.push(line),

@@ -4,12 +4,17 @@ import { checkSettings } from '../settings/check-settings.ts';
 import type { ApprovalScopeResolver } from '../tools/approval-scope.ts';
 import { withTimeoutMessages } from '../tools/with-timeout-messages.ts';
 import type { McpHub, ServerSummary } from './mcp-hub.ts';
+import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
+import { isCredentialName, urlPassword } from '../sandbox/credential-variables.ts';
+import type { McpServerConfig } from './server-config.ts';
 
 /** What the runtime and the UI see of the MCP servers. */
 export interface RuntimeMcp {
   /** Approval scope keys the user's settings approved ahead: allowed all session, kept by /approvals. */
   readonly approvedAhead: readonly string[];
   readonly approvalScopes: ApprovalScopeResolver;
+  /** The servers' keys as the settings give them: header values, credential variables, URL passwords. */
+  readonly secrets: readonly string[];
   /** The tools of the servers ready now. */
   tools(): ToolSet;
   /** Waits (bounded) for every server to be ready or lost; print mode asks once, before its one turn. */
@@ -24,7 +29,7 @@ export interface RuntimeMcp {
  * Checks the settings' `permissions` and `mcpServers` (zod, after the prompt; throws `ConfigError`)
  * and starts the servers in the background: the MCP SDK is loaded only when a server is configured.
  */
-export function startRuntimeMcp(config: Config): RuntimeMcp {
+export function startRuntimeMcp(config: Config, sandbox?: CommandSandbox): RuntimeMcp {
   const checked = checkSettings(config.settings?.layers ?? []);
   // Told once, with the first turn's notices.
   const projectNotes = [...checked.notes];
@@ -44,12 +49,14 @@ export function startRuntimeMcp(config: Config): RuntimeMcp {
             startTimeoutMs: (config.mcpStartTimeoutSeconds ?? 10) * 1000,
             callTimeoutMs: toolTimeoutMs,
             approvedTools: checked.approvedAhead.filter((key) => key.startsWith('mcp:')).map((key) => key.slice(4)),
+            sandbox,
           });
         });
   let loadFailure: string | undefined;
   loading.catch((error: unknown) => (loadFailure = `(MCP servers not started: ${(error as Error).message.split('\n')[0]})`));
   return {
     approvedAhead: checked.approvedAhead,
+    secrets: serverSecrets(Object.values(checked.mcpServers)),
     approvalScopes: (toolName, input) => hub?.approvalScopes(toolName, input),
     tools: () => (hub ? withTimeoutMessages(hub.tools(), toolTimeoutMs) : {}),
     async settled(timeoutMs) {
@@ -82,4 +89,22 @@ export function startRuntimeMcp(config: Config): RuntimeMcp {
       return closing;
     },
   };
+}
+
+/**
+ * What of the servers' settings is a key: every header value (and the token of `Bearer …`), every
+ * environment value named like a credential, and the password of any URL.
+ */
+function serverSecrets(servers: readonly McpServerConfig[]): string[] {
+  const found: string[] = [];
+  for (const server of servers) {
+    if ('headers' in server) {
+      for (const value of Object.values(server.headers ?? {})) found.push(value, value.replace(/^\s*(?:Bearer|Basic|Token)\s+/i, ''));
+    }
+    if ('url' in server) found.push(urlPassword(server.url) ?? '');
+    if ('env' in server) {
+      for (const [name, value] of Object.entries(server.env ?? {})) found.push(isCredentialName(name) ? value : '', urlPassword(value) ?? '');
+    }
+  }
+  return [...new Set(found.filter((value) => value.trim().length >= 8))];
 }

@@ -21,6 +21,8 @@ export interface StdioServerConfig extends ServerCommon {
   env?: Record<string, string>;
   /** Relative to the workspace. */
   cwd?: string;
+  /** Runs in the command sandbox (`true`, or `{ "network": true }` to let it reach the network). */
+  sandbox?: boolean | { network?: boolean };
 }
 
 export interface HttpServerConfig extends ServerCommon {

@@ -4,6 +4,9 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { MessageLines, MessageTooLargeError } from './message-lines.ts';
 import type { StderrTail } from './stderr-tail.ts';
+import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
+import { installExitHook } from '../tools/shell/process-group.ts';
+import { MARK_VARIABLE, newProcessMark, signalMarked } from '../tools/shell/process-marks.ts';
 
 /** What a server inherits from Sylvan's environment: enough to run, never an API key. */
 const INHERITED = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR', 'SystemRoot'];
@@ -19,6 +22,8 @@ export interface StdioOptions {
   env: Record<string, string>;
   cwd: string;
   stderr: StderrTail;
+  /** The server asked for the sandbox (`"sandbox": true` in its settings): it runs fenced like a command. */
+  sandbox?: { fence: CommandSandbox; network: boolean };
 }
 
 /**
@@ -34,6 +39,8 @@ export class StdioTransport implements Transport {
   private child: ChildProcess | undefined;
   private readonly lines = new MessageLines();
   private closing: Promise<void> | undefined;
+  /** Carried by the server and its descendants: one that left the process group still ends with it. */
+  private readonly mark = newProcessMark('mcp');
 
   constructor(private readonly options: StdioOptions) {}
 
@@ -45,9 +52,21 @@ export class StdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       const env: Record<string, string> = {};
       for (const name of INHERITED) if (process.env[name] !== undefined) env[name] = process.env[name];
-      const child = spawn(this.options.command, this.options.args, {
+      const sandbox = this.options.sandbox;
+      let invocation: { file: string; args: readonly string[]; env: Record<string, string> };
+      try {
+        invocation = sandbox?.fence.wrap(this.options.command, this.options.args, { network: sandbox.network }) ?? {
+          file: this.options.command,
+          args: this.options.args,
+          env: {},
+        };
+      } catch (error) {
+        return reject(error);
+      }
+      installExitHook();
+      const child = spawn(invocation.file, invocation.args, {
         cwd: this.options.cwd,
-        env: { ...env, ...this.options.env },
+        env: { ...env, ...this.options.env, ...invocation.env, [MARK_VARIABLE]: this.mark },
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
         windowsHide: true,
@@ -137,6 +156,8 @@ export class StdioTransport implements Transport {
     } catch {
       // Already gone.
     }
+    // Descendants that left the group (setsid) carry the mark; a sandboxed server's die with its PID namespace.
+    signalMarked(this.mark, signal);
     child.stdout?.destroy();
     child.stderr?.destroy();
     child.unref();

@@ -16,6 +16,7 @@ const stdioServer = z.strictObject({
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
+  sandbox: z.union([z.boolean(), z.strictObject({ network: z.boolean().optional() })]).optional(),
   ...common,
 });
 const httpServer = z.strictObject({

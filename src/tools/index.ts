@@ -6,6 +6,9 @@ import { createListFilesTool } from './files/list-files.ts';
 import { createReadFileTool } from './files/read-file.ts';
 import { createWeatherTool } from './weather/weather.ts';
 import { withTimeoutMessages } from './with-timeout-messages.ts';
+import { withSecretsScrubbed } from './with-secrets-scrubbed.ts';
+import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
+import type { NetworkGrants } from '../sandbox/network-grants.ts';
 import { createWriteFileTool } from './files/write-file.ts';
 import { createEditFileTool } from './files/edit-file.ts';
 import { createSearchFilesTool } from './files/search-files.ts';
@@ -27,6 +30,12 @@ export interface ToolContext {
   search?: SearchConfig;
   /** Where the tools that change the workspace record their checkpoints (the current session's). */
   checkpoints?: () => CheckpointRecorder | undefined;
+  /** Every key Sylvan holds: scrubbed from every tool's output and errors, and kept from commands' environments. */
+  secrets?: () => readonly string[];
+  /** Where commands run fenced; absent, as they are. */
+  sandbox?: CommandSandbox;
+  /** Calls the user allowed the network at their approval. */
+  networkGrants?: NetworkGrants;
 }
 
 /** The registry: every tool the model can call, made for this workspace. */
@@ -44,10 +53,15 @@ export function createTools(context: ToolContext) {
     run_command: createRunCommandTool({
       workspaceRoot: context.workspaceRoot,
       onProgress: context.onProgress && ((toolCallId, text) => context.onProgress?.(toolCallId, 'run_command', text)),
+      sandbox: context.sandbox,
+      networkGrants: context.networkGrants,
+      get heldKeys() {
+        return context.secrets?.() ?? [];
+      },
     }),
     ...createWebTools(context.search, { fetch: context.fetch, toolTimeoutMs: context.toolTimeoutMs }),
   } satisfies ToolSet;
   // Inside the timeout wrapper: a stopped command's checkpoint is finished when it has really ended.
   const recorded = context.checkpoints ? withCheckpoints(tools, context.checkpoints, workspace) : tools;
-  return withTimeoutMessages(recorded, context.toolTimeoutMs);
+  return withSecretsScrubbed(withTimeoutMessages(recorded, context.toolTimeoutMs), context.secrets ?? (() => []));
 }

@@ -13,6 +13,15 @@ export interface CallDescription {
   previewFormat?: 'diff';
 }
 
+/**
+ * The "run with network" answer for a sandboxed command: offered when `offered` says so (the
+ * sandbox is on and the network is not already allowed); `grant` lets that one call reach it.
+ */
+export interface NetworkChoice {
+  offered(request: ApprovalRequest): boolean;
+  grant(toolCallId: string): void;
+}
+
 /** Print mode: nobody to ask, so a call that needs approval runs only with --yes. */
 export function nonInteractiveApproval(
   yes: boolean,
@@ -70,6 +79,7 @@ export class InteractiveApproval implements ApprovalPolicy {
     private readonly onInterrupt: () => void,
     private readonly extraScopes?: ApprovalScopeResolver,
     approvedAhead: Iterable<string> = [],
+    private readonly network?: NetworkChoice,
   ) {
     this.approvedAhead = new Set(approvedAhead);
   }
@@ -90,9 +100,11 @@ export class InteractiveApproval implements ApprovalPolicy {
     const description = { summary: sanitizeLine(described.summary), preview: sanitize(described.preview) };
     const scope = approvalScopeOf(request.toolName, request.input, this.extraScopes);
     this.show(description);
+    const withNetwork = this.network?.offered(request) === true;
     while (true) {
       const always = scope?.oneTime ? '' : ` / [a]lways ${scope?.alwaysLabel ?? 'this session'}`;
-      const answer = await this.reader.read(`${description.summary}? [y]es / [n]o${always} › `, {
+      const network = withNetwork ? ' / [w]ith network' : '';
+      const answer = await this.reader.read(`${description.summary}? [y]es / [n]o${always}${network} › `, {
         remember: false,
       });
       if (answer.kind === 'interrupt') {
@@ -104,6 +116,10 @@ export class InteractiveApproval implements ApprovalPolicy {
       if (['y', 'yes', '是', '好', 'ok'].includes(word)) return { approved: true };
       if (['n', 'no', '否', '不'].includes(word)) {
         return { approved: false, reason: 'The user said no to this call; nothing was changed. Ask them what they want instead.' };
+      }
+      if (withNetwork && ['w', 'network', '联网'].includes(word)) {
+        this.network?.grant(request.toolCallId);
+        return { approved: true };
       }
       if (['a', 'always', '总是'].includes(word) && !scope?.oneTime) {
         this.always.add(scope?.key ?? request.toolName);

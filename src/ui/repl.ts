@@ -96,6 +96,10 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       () => turnController?.abort(),
       runtime.mcp?.approvalScopes,
       runtime.mcp?.approvedAhead,
+      runtime.networkGrants && {
+        offered: (request) => request.toolName === 'run_command' && runtime.sandbox?.state.state === 'on' && !runtime.sandbox.state.network,
+        grant: (toolCallId) => runtime.networkGrants?.grant(toolCallId),
+      },
     );
     state = {
       config: options.config,

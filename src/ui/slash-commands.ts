@@ -158,6 +158,17 @@ const COMMANDS: SlashCommand[] = [
     run: (_argument, state) => showMcpServers(state),
   },
   {
+    name: '/sandbox',
+    usage: '/sandbox',
+    summary: 'how commands are fenced: files, network, processes',
+    async run(_argument, state) {
+      const sandbox = state.runtime.sandbox;
+      if (!sandbox) return state.print('  Commands run without a sandbox.');
+      const { describeSandbox } = await import('../sandbox/describe-sandbox.ts');
+      for (const line of describeSandbox(sandbox.state, state.config.cwd)) state.print(`  ${sanitizeLine(line)}`);
+    },
+  },
+  {
     name: '/instructions',
     usage: '/instructions',
     summary: 'the AGENTS.md instructions in the system prompt',

@@ -59,7 +59,8 @@ describe('run_command through the CLI (print mode)', { timeout: 60_000 }, () => 
     const { server, result } = await allowed;
     assert.equal(result.code, 0, result.stderr);
     assert.ok(existsSync(join(allowedWorkspace, 'ran.txt')));
-    assert.match(toolResultText(requestAt(server, 1), 'call_touch'), /^exit code 0 \([\d.]+ s\)\nstdout:\nmade it$/);
+    const touched = toolResultText(requestAt(server, 1), 'call_touch');
+    assert.match(touched, /^exit code 0 \([\d.]+ s\)\nstdout:\nmade it$/, touched);
   });
 
   test('1 MB of output reaches the model bounded: head and tail kept, the cut counted', async () => {
@@ -78,7 +79,7 @@ describe('run_command through the CLI (print mode)', { timeout: 60_000 }, () => 
     const output = toolResultText(requestAt(server, 1), 'call_env');
     assert.match(output, /^exit code 0/);
     assert.match(output, /\nPATH=/, 'env printed nothing useful');
-    for (const secret of [KEY, GITHUB_TOKEN, 'DASHSCOPE_API_KEY', 'GITHUB_TOKEN', 'SYLVAN_']) {
+    for (const secret of [KEY, GITHUB_TOKEN, 'DASHSCOPE_API_KEY', 'GITHUB_TOKEN', 'SYLVAN_HOME', 'SYLVAN_MAX_RETRIES']) {
       assert.ok(!output.includes(secret), `${secret} reached the model`);
     }
     for (const request of server.requests) assert.ok(!request.rawBody.includes(KEY), 'the key is in a request body');
@@ -113,7 +114,8 @@ describe('run_command through the CLI (print mode)', { timeout: 60_000 }, () => 
         respond: (_request, index) => (index === 0 ? toolCalls([run('call_long', `echo $$ > ${groupFile}; sleep 100 & sleep 100`)]) : text('stopped')),
       }),
     );
-    const cli = startCli({ cwd, args: ['-p', '--yes', 'run long'], env: { ...dashscopeEnv(server), DASHSCOPE_API_KEY: KEY } });
+    // The host's process group is what this test reads: without the sandbox (test/cli/sandbox.test.ts has its own).
+    const cli = startCli({ cwd, args: ['-p', '--yes', 'run long'], env: { ...dashscopeEnv(server), DASHSCOPE_API_KEY: KEY, SYLVAN_SANDBOX: 'off' } });
     const poll = setInterval(() => {
       if (existsSync(groupFile) && readFileSync(groupFile, 'utf8').trim() !== '') reportGroup(Number(readFileSync(groupFile, 'utf8')));
     }, 25);

@@ -1,21 +1,31 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { killSessionProcessesNow, markedProcesses, MARK_VARIABLE, newProcessMark, signalMarked } from './process-marks.ts';
 
-/** Process groups still running; killed when Sylvan exits so no command outlives it. */
+/** Process groups still running; killed when Sylvan exits so no command outlives it (marked descendants too). */
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
-const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+export const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+
+/** A started command: its process (the group leader) and the mark its descendants carry. */
+export interface CommandGroup {
+  child: ChildProcess;
+  mark: string;
+}
 
 /**
- * Starts `command` with bash (or /bin/sh) in `cwd`: stdin from /dev/null, stdout and stderr piped,
- * no terminal, and in a process group of its own so the whole tree can be stopped at once.
+ * Starts `file args` (a shell, or the sandbox around one) in `cwd`: stdin from /dev/null, stdout
+ * and stderr piped, no terminal, in a process group of its own so the whole tree can be stopped at
+ * once, and with a mark in its environment (`process-marks.ts`) so a descendant that leaves the
+ * group is found all the same.
  */
-export function spawnCommandGroup(command: string, cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
+export function spawnCommandGroup(file: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): CommandGroup {
   installExitHook();
-  const child = spawn(SHELL, ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const mark = newProcessMark('command');
+  const child = spawn(file, args, { cwd, env: { ...env, [MARK_VARIABLE]: mark }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   if (child.pid !== undefined) liveGroups.add(child.pid);
-  return child;
+  return { child, mark };
 }
 
 /**
@@ -61,23 +71,32 @@ function signalGroup(groupId: number, signal: NodeJS.Signals): void {
 }
 
 /**
- * Stops every process of the group: SIGTERM, then SIGKILL for whatever is left after `graceMs`.
- * Resolves once the group is gone (or, at worst, a second after SIGKILL). Never throws.
+ * Stops every process of the group, and every process carrying `mark` (one that left the group
+ * with `setsid`): SIGTERM, then SIGKILL for whatever is left after `graceMs`. Resolves once all
+ * are gone (or, at worst, a second after SIGKILL). Never throws.
  */
-export async function terminateGroup(groupId: number, graceMs: number): Promise<void> {
-  signalGroup(groupId, 'SIGTERM');
-  if (!(await waitUntilGone(groupId, graceMs))) {
-    signalGroup(groupId, 'SIGKILL');
-    await waitUntilGone(groupId, 1000);
+export async function terminateGroup(groupId: number, graceMs: number, mark?: string): Promise<void> {
+  /** Signals the group and the marked processes; whether anything may still be alive. */
+  const stop = (signal: NodeJS.Signals): boolean => {
+    signalGroup(groupId, signal);
+    const marked = mark === undefined ? 0 : signalMarked(mark, signal);
+    return marked > 0 || isGroupAlive(groupId);
+  };
+  const alive = () => isGroupAlive(groupId) || (mark !== undefined && markedProcesses(mark).length > 0);
+  // The common case, a command that left nothing behind, costs one scan of /proc.
+  if (stop('SIGTERM') && !(await waitUntilGone(alive, graceMs))) {
+    // Rounds: a process may fork between a scan and its kill.
+    for (let round = 0; round < 5 && stop('SIGKILL'); round++) await waitUntilGone(alive, 200);
   }
   liveGroups.delete(groupId);
 }
 
-const POLL_MS = 25;
+/** A scan of /proc takes tens of milliseconds on a busy machine: polled no faster than this. */
+const POLL_MS = 50;
 
-async function waitUntilGone(groupId: number, withinMs: number): Promise<boolean> {
+async function waitUntilGone(alive: () => boolean, withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs;
-  while (isGroupAlive(groupId)) {
+  while (alive()) {
     if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -87,6 +106,7 @@ async function waitUntilGone(groupId: number, withinMs: number): Promise<boolean
 function killAllNow(): void {
   for (const groupId of liveGroups) signalGroup(groupId, 'SIGKILL');
   liveGroups.clear();
+  killSessionProcessesNow();
 }
 
 /**
@@ -94,7 +114,7 @@ function killAllNow(): void {
  * When this hook is the signal's only listener it re-raises the signal afterwards, so Sylvan still
  * ends the way that signal ends a process. `kill -9` of Sylvan cannot be caught; see the README.
  */
-function installExitHook(): void {
+export function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', killAllNow);

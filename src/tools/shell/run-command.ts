@@ -4,7 +4,10 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { BoundedOutput } from './bounded-output.ts';
 import { childEnvironment } from './child-environment.ts';
-import { spawnCommandGroup, terminateGroup } from './process-group.ts';
+import { SHELL, spawnCommandGroup, terminateGroup } from './process-group.ts';
+import { alwaysCovers } from './command-scope.ts';
+import type { CommandSandbox } from '../../sandbox/command-sandbox.ts';
+import type { NetworkGrants } from '../../sandbox/network-grants.ts';
 import { LatestLines } from './latest-lines.ts';
 import { sanitizeLine } from '../../ui/sanitize.ts';
 
@@ -22,6 +25,12 @@ export interface RunCommandOptions {
   environment?: NodeJS.ProcessEnv;
   /** Between SIGTERM and SIGKILL when a command is stopped (default 2 s). */
   graceMs?: number;
+  /** The session's sandbox; absent, commands run as they are (the unit tests' default). */
+  sandbox?: CommandSandbox;
+  /** Every key Sylvan holds: a variable with one of these values is kept from the command, whatever its name. */
+  heldKeys?: readonly string[];
+  /** Calls the user allowed the network at their approval ("run with network"). */
+  networkGrants?: NetworkGrants;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -82,7 +91,12 @@ async function runCommand(
   const timeoutSeconds = Math.min(input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS);
   const graceMs = options.graceMs ?? 2000;
   const started = Date.now();
-  const child = spawnCommandGroup(input.command, options.workspaceRoot, childEnvironment(options.environment));
+  const network = options.networkGrants?.take(toolCallId) ?? false;
+  const invocation = options.sandbox?.wrap(SHELL, ['-c', input.command], { network }) ?? { file: SHELL, args: ['-c', input.command], env: {} };
+  const { child, mark } = spawnCommandGroup(invocation.file, invocation.args, options.workspaceRoot, {
+    ...childEnvironment(options.environment, options.heldKeys),
+    ...invocation.env,
+  });
   const stdout = new BoundedOutput(STDOUT_HEAD, STDOUT_TAIL);
   const stderr = new BoundedOutput(STDERR_HEAD, STDERR_TAIL);
   const latest = new LatestLines(PROGRESS_LINES);
@@ -107,7 +121,7 @@ async function runCommand(
   const groupId = child.pid;
   // Whatever ended the call, nothing it started may keep running.
   if (ending.kind === 'exited') await closedWithin(child, DRAIN_MS);
-  if (groupId !== undefined) await terminateGroup(groupId, graceMs);
+  if (groupId !== undefined) await terminateGroup(groupId, graceMs, mark);
   if (ending.kind !== 'exited') await closedWithin(child, DRAIN_MS);
   if (progressTimer !== undefined) clearTimeout(progressTimer);
   child.stdout?.destroy();
@@ -166,12 +180,18 @@ function formatResult(status: string, stdout: BoundedOutput, stderr: BoundedOutp
 
 /**
  * What the user sees before approving: the exact command (control characters made visible by the
- * UI's sanitiser) and the folder it runs in. Never throws.
+ * UI's sanitiser), the folder it runs in, how it is fenced (`fence`, e.g. "sandboxed, no network")
+ * and what an "always" answer would cover. Never throws.
  */
-export function describeCommand(workspaceRoot: string, input: RunCommandInput): { summary: string; preview: string } {
+export function describeCommand(workspaceRoot: string, input: RunCommandInput, fence?: string): { summary: string; preview: string } {
   const timeout = Math.min(input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS);
+  const command = typeof input.command === 'string' ? input.command : '';
   return {
-    summary: `run_command ${sanitizeLine(input.command)}`,
-    preview: `$ ${sanitizeLine(input.command)}\nin ${sanitizeLine(workspaceRoot)} · stops after ${timeout} s`,
+    summary: `run_command ${sanitizeLine(command)}`,
+    preview: [
+      `$ ${sanitizeLine(command)}`,
+      `in ${sanitizeLine(workspaceRoot)} · stops after ${timeout} s${fence ? ` · ${fence}` : ''}`,
+      `"always" covers: ${sanitizeLine(alwaysCovers(command, workspaceRoot))}`,
+    ].join('\n'),
   };
 }

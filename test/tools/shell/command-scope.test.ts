@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ApprovalRequest } from '../../../src/agent/turn-options.ts';
 import { approvalScopeOf } from '../../../src/tools/approval-scope.ts';
-import { commandPrefix } from '../../../src/tools/shell/command-scope.ts';
+import { alwaysCovers, commandPrefix, pointingWord } from '../../../src/tools/shell/command-scope.ts';
 import { InteractiveApproval, nonInteractiveApproval } from '../../../src/ui/approval-prompt.ts';
 import type { LineReader, ReadResult } from '../../../src/ui/line-reader.ts';
 
@@ -102,3 +102,106 @@ describe('approval of commands', { timeout: 10_000 }, () => {
     assert.equal(approval.decide('edit_file', edit('b.txt')), 'ask');
   });
 });
+
+// Failure 2 of issue 22: with `command:npm test` approved, `npm test --prefix /elsewhere` ran another
+// package's script, and `git log --output=/outside/file` wrote outside the workspace, unasked.
+describe('"always" covers only options known to be harmless', { timeout: 10_000 }, () => {
+  const workspace = '/work/project';
+  const asksAgain = [
+    'npm test --prefix /elsewhere',
+    'npm test --prefix=/elsewhere',
+    'npm test "--prefix" /elsewhere',
+    'npm test --pre""fix /elsewhere',
+    'git log --output=/outside/file',
+    'git log --oneline --output /outside/file',
+    'git -C ../other log',
+    'git log --git-dir=/other/.git',
+    'git status --work-tree=/',
+    'npm test --script-shell ./evil.sh',
+    'git rebase --exec ./x.sh',
+    'npm test -g',
+    'npm test $HOME',
+    'npm test ~/elsewhere',
+    'npm test {--prefix,/elsewhere}',
+    'npm test /etc/passwd',
+    'npm test ../outside/file',
+    'npm test --reporter=/tmp/reporter.js',
+  ];
+  for (const text of asksAgain) {
+    test(`${JSON.stringify(text)} is asked again`, () => {
+      assert.notEqual(pointingWord(text, workspace), undefined);
+      assert.deepEqual(approvalScopeOf('run_command', { command: text }), {
+        kind: 'command',
+        key: `command-once:${text}`,
+        alwaysLabel: '',
+        oneTime: true,
+      });
+    });
+  }
+
+  const covered = ['npm test --coverage', 'git log --oneline -5', 'git log HEAD~1', 'git log @{u}..', 'ls -la src', 'npm test -- --watch', `npm test ${workspace}/src/a.test.ts`];
+  for (const text of covered) {
+    test(`${JSON.stringify(text)} stays covered`, () => assert.equal(pointingWord(text, workspace), undefined));
+  }
+
+  test('after "always" for npm test, --prefix /elsewhere and git log --output=… are asked', async () => {
+    const { approval } = interactive(['a', 'a']);
+    await approval.ask(command('npm test'));
+    await approval.ask(command('git log'));
+    assert.equal(approval.decide('run_command', { command: 'npm test --coverage' }), 'allow');
+    assert.equal(approval.decide('run_command', { command: 'npm test --prefix /elsewhere' }), 'ask');
+    assert.equal(approval.decide('run_command', { command: 'git log --output=/outside/file' }), 'ask');
+  });
+
+  test('settings that approve npm test ahead do not approve it with --prefix', () => {
+    const policy = nonInteractiveApproval(false, undefined, ['command:npm test']);
+    assert.equal(policy.decide('run_command', { command: 'npm test' }), 'allow');
+    assert.equal(typeof policy.decide('run_command', { command: 'npm test --prefix /elsewhere' }), 'object');
+  });
+
+  test('the prompt can say what "always" covers', () => {
+    assert.match(alwaysCovers('npm test --coverage', workspace), /^`npm test` with options that stay in the workspace, for this session; an option that points elsewhere .* asks again$/);
+    assert.match(alwaysCovers('npm test --prefix /elsewhere', workspace), /^nothing: --prefix points outside/);
+    assert.match(alwaysCovers('npm test && npm publish', workspace), /^nothing: a command that chains/);
+  });
+});
+
+describe('"run with network" at the approval', { timeout: 10_000 }, () => {
+  const offered = (grants: string[], offer = true) => {
+    const reader = new ScriptedReader(['w']);
+    const approval = new InteractiveApproval(
+      reader,
+      () => {},
+      async () => ({ summary: 'run_command curl example.com', preview: '' }),
+      false,
+      () => {},
+      undefined,
+      [],
+      { offered: () => offer, grant: (toolCallId) => grants.push(toolCallId) },
+    );
+    return { approval, reader };
+  };
+
+  test('is offered when the sandbox has no network, and grants that one call', async () => {
+    const grants: string[] = [];
+    const { approval, reader } = offered(grants);
+    assert.deepEqual(await approval.ask({ toolCallId: 'call-net', toolName: 'run_command', input: { command: 'curl example.com' } }), { approved: true });
+    assert.match(reader.prompts[0] ?? '', / \/ \[w\]ith network › $/);
+    assert.deepEqual(grants, ['call-net']);
+    assert.equal(approval.decide('run_command', { command: 'curl example.com' }), 'ask', '"w" is no "always"');
+  });
+
+  test('is not offered otherwise, and "w" is then no answer', async () => {
+    const grants: string[] = [];
+    const reader = new ScriptedReader(['w', 'y']);
+    const approval = new InteractiveApproval(reader, () => {}, async () => ({ summary: 'run_command ls', preview: '' }), false, () => {}, undefined, [], {
+      offered: () => false,
+      grant: (toolCallId) => grants.push(toolCallId),
+    });
+    assert.deepEqual(await approval.ask(command('ls')), { approved: true });
+    assert.equal(reader.prompts.length, 2);
+    assert.ok(!reader.prompts[0]?.includes('[w]ith network'));
+    assert.deepEqual(grants, []);
+  });
+});
+

@@ -18,3 +18,21 @@ export async function groupGoneWithin(groupId: number, withinMs: number): Promis
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** Living (non-zombie) processes whose command line holds `token`, read with ps (sandboxed ones too: the host sees them). */
+export function livingWith(token: string): string[] {
+  const table = execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' });
+  return table
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.includes(token) && !line.startsWith('Z') && !line.includes('ps -eo'));
+}
+
+/** Resolves once no living process holds `token`; fails with the survivors after `withinMs`. */
+export async function goneWithin(token: string, withinMs: number): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (livingWith(token).length > 0) {
+    if (Date.now() > deadline) throw new Error(`still running: ${livingWith(token).join('; ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

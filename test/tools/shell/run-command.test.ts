@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createRunCommandTool, describeCommand, type RunCommandOptions } from '../../../src/tools/shell/run-command.ts';
-import { groupGoneWithin, livingMembersOf } from './group-processes.ts';
+import { groupGoneWithin, livingMembersOf, livingWith } from './group-processes.ts';
 
 const workspace = mkdtempSync(join(tmpdir(), 'sylvan-run-command-'));
 after(() => rmSync(workspace, { recursive: true, force: true }));
@@ -102,6 +102,21 @@ describe('run_command', { timeout: 30_000 }, () => {
     assert.match(result, /^exit code 0/);
     const group = Number(/group (\d+)/.exec(result)?.[1]);
     await groupGoneWithin(group, 3_000);
+  });
+
+  // Failure 3 of issue 22: a descendant that calls setsid left the group and outlived every kill.
+  test('a setsid grandchild is gone when the command ends, without a sandbox too', async () => {
+    const token = `${process.pid}${Date.now() % 100_000}`;
+    const result = await runner()({ command: `setsid sleep 7${token} > /dev/null 2>&1 & sleep 0.2; echo started` });
+    assert.match(result, /^exit code 0/);
+    assert.deepEqual(livingWith(`sleep 7${token}`), [], 'the setsid grandchild outlived its command');
+  });
+
+  test('a setsid grandchild is gone at the timeout', async () => {
+    const token = `${process.pid}${Date.now() % 100_000}`;
+    const result = await runner()({ command: `setsid sleep 8${token} > /dev/null 2>&1 & sleep 100`, timeout_seconds: 1 });
+    assert.match(result, /^timed out/);
+    assert.deepEqual(livingWith(`sleep 8${token}`), []);
   });
 
   test('a process that ignores SIGTERM is killed after the grace period', async () => {

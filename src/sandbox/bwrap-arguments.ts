@@ -1,0 +1,49 @@
+import { statSync } from 'node:fs';
+import { sep } from 'node:path';
+
+export interface FenceProfile {
+  /** The one folder a command may write (resolved, no trailing separator). */
+  workspaceRoot: string;
+  /** Resolved paths the command must not see (`hidden-paths.ts`). */
+  hidden: readonly string[];
+  network: boolean;
+}
+
+const isInside = (path: string, folder: string): boolean => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+
+function hide(path: string): string[] {
+  let directory: boolean;
+  try {
+    directory = statSync(path).isDirectory();
+  } catch {
+    return [];
+  }
+  // An empty folder in place of a folder, the empty /dev/null in place of a file or socket.
+  return directory ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path];
+}
+
+/**
+ * bubblewrap's arguments for one command (without the `--` and the command): the whole file
+ * system read-only, a fresh /dev, /proc and private /tmp, the workspace writable, the credential
+ * paths hidden (those inside the workspace after it is bound, so they stay hidden), new PID, IPC,
+ * UTS and cgroup namespaces, a network namespace with only its own loopback unless `network`, no
+ * capabilities, a new session (no terminal to push keys into), and death with its parent.
+ * When the command exits, the PID namespace ends and every process in it is killed, `setsid` or not.
+ */
+export function bwrapArguments(profile: FenceProfile): string[] {
+  const outside = profile.hidden.filter((path) => !isInside(path, profile.workspaceRoot));
+  const inside = profile.hidden.filter((path) => isInside(path, profile.workspaceRoot) && path !== profile.workspaceRoot);
+  return [
+    '--ro-bind', '/', '/',
+    '--dev', '/dev',
+    '--proc', '/proc',
+    '--tmpfs', '/tmp',
+    ...outside.flatMap(hide),
+    '--bind', profile.workspaceRoot, profile.workspaceRoot,
+    ...inside.flatMap(hide),
+    '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+    ...(profile.network ? [] : ['--unshare-net']),
+    '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+    '--chdir', profile.workspaceRoot,
+  ];
+}

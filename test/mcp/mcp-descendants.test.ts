@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { runCli, tempWorkspace } from '../helpers/run-cli-limited.ts';
+import { probeSandbox } from '../../src/sandbox/availability.ts';
+import { livingWith } from '../tools/shell/group-processes.ts';
+import { TEST_SERVER, writeUserSettings } from './mcp-helpers.ts';
+
+const availability = probeSandbox();
+const needsBwrap = availability.available ? false : `needs a working bubblewrap (the suite's .ci/run installs it): ${availability.reason}`;
+
+/** A stdio server that first leaves a `setsid` grandchild behind, then serves. */
+const serverWithEscapee = (sleeper: string, sandbox?: boolean) => ({
+  command: 'bash',
+  args: ['-c', `setsid sleep ${sleeper} > /dev/null 2>&1 & exec "${process.execPath}" "${TEST_SERVER}"`],
+  ...(sandbox && { sandbox: true }),
+});
+
+// Failure 3 of issue 22, for MCP: a server's setsid descendant outlived Sylvan.
+describe("an MCP stdio server's descendants end with Sylvan", { timeout: 90_000 }, () => {
+  test('a setsid grandchild of the server is gone when Sylvan exits', async () => {
+    const sleeper = `9${process.pid}${Math.floor(Math.random() * 10_000)}`;
+    const cwd = tempWorkspace();
+    writeUserSettings(cwd, { mcpServers: { spawner: serverWithEscapee(sleeper) } });
+    const result = await runCli({ cwd, args: ['-p', 'hello'] });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(livingWith(`sleep ${sleeper}`), [], 'the grandchild outlived Sylvan');
+  });
+
+  test('a server with "sandbox": true starts in the sandbox, and its grandchild ends with it', { skip: needsBwrap }, async () => {
+    const sleeper = `9${process.pid}${Math.floor(Math.random() * 10_000)}`;
+    const cwd = tempWorkspace();
+    writeUserSettings(cwd, { mcpServers: { spawner: serverWithEscapee(sleeper, true) } });
+    const result = await runCli({ cwd, args: ['--json', '-p', 'hello'] });
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stdout + result.stderr, /MCP server spawner (failed|stopped)/);
+    assert.deepEqual(livingWith(`sleep ${sleeper}`), []);
+  });
+});

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { probeSandbox } from '../../src/sandbox/availability.ts';
+import { CommandSandbox } from '../../src/sandbox/command-sandbox.ts';
+import { NetworkGrants } from '../../src/sandbox/network-grants.ts';
+import { createRunCommandTool } from '../../src/tools/shell/run-command.ts';
+import { livingWith } from '../tools/shell/group-processes.ts';
+
+const availability = probeSandbox();
+const skip = availability.available ? false : `needs a working bubblewrap (the suite's .ci/run installs it): ${availability.reason}`;
+
+// Outside /tmp: the sandbox's /tmp is its own, so a file there is hidden anyway and a write there never shows.
+const root = mkdtempSync(join('/var/tmp', 'sylvan-sandbox-'));
+const home = join(root, 'home');
+const workspace = join(home, 'project');
+const outside = join(root, 'outside');
+mkdirSync(outside);
+after(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+mkdirSync(join(home, '.ssh'), { recursive: true });
+mkdirSync(join(home, '.sylvan'), { recursive: true });
+mkdirSync(workspace, { recursive: true });
+writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE-KEY-MATERIAL\n');
+writeFileSync(join(home, '.sylvan', 'settings.json'), '{"note": "SYLVAN-HOME-CONTENT"}\n');
+
+function runner(network = false, grants?: NetworkGrants) {
+  const sandbox = new CommandSandbox({
+    settings: { mode: 'on', network, source: 'the test' },
+    workspaceRoot: workspace,
+    sylvanHome: join(home, '.sylvan'),
+    environment: { ...process.env, HOME: home },
+  });
+  const tool = createRunCommandTool({ workspaceRoot: workspace, graceMs: 500, sandbox, networkGrants: grants, environment: { PATH: process.env.PATH, HOME: home } });
+  return (command: string, toolCallId = 'call-1', timeout_seconds?: number): Promise<string> =>
+    (tool.execute as (input: unknown, options: unknown) => Promise<string>)({ command, timeout_seconds }, { toolCallId, messages: [] });
+}
+
+describe('run_command in the bubblewrap sandbox', { skip, timeout: 60_000 }, () => {
+  let listener: Server;
+  let port = 0;
+  before(async () => {
+    listener = createServer((socket) => socket.end('hello from the host\n'));
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    port = (listener.address() as { port: number }).port;
+  });
+  after(() => listener?.close());
+
+  test('the workspace is writable; a write outside it fails and nothing appears there', async () => {
+    const result = await runner()(`echo inside > made.txt && cat made.txt; echo x > ${outside}/escaped.txt; echo "status $?"`);
+    assert.match(result, /stdout:\ninside\nstatus 1/);
+    assert.match(result, /Read-only file system/);
+    assert.ok(existsSync(join(workspace, 'made.txt')));
+    assert.ok(!existsSync(join(outside, 'escaped.txt')), 'the command wrote outside the workspace');
+  });
+
+  test('/tmp is private: what a command leaves there is not on the host', async () => {
+    const name = `sylvan-private-${process.pid}`;
+    await runner()(`echo x > /tmp/${name}`);
+    assert.ok(!existsSync(join('/tmp', name)));
+  });
+
+  test('~/.ssh and $SYLVAN_HOME are hidden', async () => {
+    const result = await runner()('cat ~/.ssh/id_rsa; ls -A ~/.ssh ~/.sylvan; cat ~/.sylvan/settings.json');
+    assert.ok(!result.includes('PRIVATE-KEY-MATERIAL'), result);
+    assert.ok(!result.includes('SYLVAN-HOME-CONTENT'), result);
+    assert.match(result, /No such file or directory/);
+  });
+
+  test('it sees none of the host\'s processes: its parent is the sandbox, whose environment is its own', async () => {
+    const result = await runner()('echo "pid $$ parent $PPID"; ls /proc | grep -c "^[0-9]"; tr "\\0" "\\n" < /proc/$PPID/environ');
+    assert.match(result, /pid \d parent 1\n/);
+    assert.ok(!result.includes(`DASHSCOPE_API_KEY`));
+    assert.ok(Number(/parent 1\n(\d+)/.exec(result)?.[1]) < 10, result);
+  });
+
+  test('a loopback listener on the host cannot be reached without the network, and can with it', async () => {
+    const connect = `exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3`;
+    const without = await runner()(connect);
+    assert.doesNotMatch(without, /hello from the host/);
+    assert.match(without, /Connection refused|Network is unreachable|No such file/);
+    assert.match(await runner(true)(connect), /hello from the host/);
+  });
+
+  test('"run with network" at the approval lets that one call reach the network, and only that one', async () => {
+    const grants = new NetworkGrants();
+    const run = runner(false, grants);
+    grants.grant('call-with-network');
+    const connect = `exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3`;
+    assert.match(await run(connect, 'call-with-network'), /hello from the host/);
+    assert.doesNotMatch(await run(connect, 'call-with-network'), /hello from the host/, 'the grant was used up');
+  });
+
+  test('at the timeout, the sandbox and a setsid grandchild are gone', async () => {
+    const token = `${process.pid}${Date.now() % 100_000}`;
+    const result = await runner()(`setsid sleep 5${token} > /dev/null 2>&1 & sleep 100`, 'call-1', 1);
+    assert.match(result, /^timed out after 1 s/);
+    assert.deepEqual(livingWith(`sleep 5${token}`), []);
+  });
+
+  test('a setsid grandchild is gone when the command ends', async () => {
+    const token = `${process.pid}${Date.now() % 100_000}`;
+    const result = await runner()(`setsid sleep 6${token} > /dev/null 2>&1 & sleep 0.2; echo started`);
+    assert.match(result, /^exit code 0/);
+    assert.deepEqual(livingWith(`sleep 6${token}`), []);
+  });
+});
