@@ -11,6 +11,8 @@ export interface ProviderContext {
   keyVariable?: string;
   /** The variable that sets the base URL. */
   baseUrlVariable?: string;
+  /** The context window Sylvan assumed for the model (SYLVAN_CONTEXT_TOKENS or the catalogue), named when the context is too long. */
+  contextTokens?: number;
 }
 
 interface ErrorLike {

@@ -101,7 +101,10 @@ async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>, decoder
   return text;
 }
 
-/** The problem in an SSE event whose data is `{"error": …}`, if it is one. */
+/**
+ * The problem in an SSE event that is an error, if it is one: `{"error": …}` (OpenAI, DashScope,
+ * SGLang, llama.cpp) or vLLM's top-level `{"object": "error", …}`.
+ */
 function errorFrameIn(event: string): Problem | undefined {
   const data = event
     .split(/\r?\n/)
@@ -112,7 +115,7 @@ function errorFrameIn(event: string): Problem | undefined {
   const problem = problemFromBody(200, data);
   if (!problem) return undefined;
   const parsed = JSON.parse(data) as Record<string, unknown>;
-  return 'error' in parsed ? problem : undefined;
+  return 'error' in parsed || parsed.object === 'error' ? problem : undefined;
 }
 
 /**
