@@ -116,6 +116,12 @@ function problemOf(error: ErrorLike, rawChain: unknown[]): Problem | undefined {
   );
   const fromFrame = frame ? problemFromValue(200, frame.value) : undefined;
   if (fromFrame) return fromFrame;
+  // An error frame the provider did parse (after text was shown): `ai` wraps it, the frame kept as `data`.
+  const wrapped = rawChain.find(
+    (link): link is { data: unknown } => link instanceof Error && link.name === 'AI_StreamProviderError' && 'data' in link,
+  );
+  const fromWrapped = wrapped ? problemFromValue(200, wrapped.data) : undefined;
+  if (fromWrapped) return fromWrapped;
   const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : undefined;
   if (status !== undefined) return { ...(error.responseBody ? problemFromBody(status, error.responseBody) : undefined), status };
   if (error.name === undefined && (error.code !== undefined || error.type !== undefined) && !/^E[A-Z_]+$/.test(error.code ?? '')) {

@@ -171,12 +171,12 @@ const said = (problem: Problem): string => {
 };
 const shownStatus = (problem: Problem): string | undefined =>
   problem.status !== undefined && problem.status !== 200 ? String(problem.status) : undefined;
-/** "(429 1113)": the status and the code, the code left out when it only repeats the status. */
+/** The code (else the type) to name; one that only repeats the status (llama.cpp's `code: 400`) gives way to the type. */
+const shownCode = (problem: Problem): string | undefined =>
+  [problem.code, problem.type].find((value) => value !== undefined && value !== shownStatus(problem));
+/** "(429 1113)": the status and the code, never the same number twice. */
 const statusAndCode = (problem: Problem): string => {
-  const status = shownStatus(problem);
-  const code = problem.code ?? problem.type;
-  const parts = [status, code !== undefined && code !== status ? code : undefined];
-  const text = parts.filter(Boolean).join(' ');
+  const text = [shownStatus(problem), shownCode(problem)].filter(Boolean).join(' ');
   return text ? ` (${text})` : '';
 };
 const says = (problem: Problem, pattern: RegExp): boolean => pattern.test(problem.message ?? '');
@@ -216,7 +216,7 @@ const LINES: Record<Exclude<ErrorKind, 'not-a-stream'>, (p: Problem, c: LineCont
   },
   server: (p, c) => {
     const status = shownStatus(p);
-    const what = status ? `failed with ${status}${p.code && p.code !== status ? ` ${p.code}` : ''}` : `reported a server error${statusAndCode(p)}`;
+    const what = status ? `failed with ${status}${shownCode(p) ? ` ${shownCode(p)}` : ''}` : `reported a server error${statusAndCode(p)}`;
     return `${c.label} ${what}${tries(c)}${said(p)}. This is on the server's side; try again in a moment.`;
   },
   'bad-request': (p, c) => `${c.label} refused the request${statusAndCode(p)}${said(p)}.`,
