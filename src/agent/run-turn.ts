@@ -71,12 +71,14 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
 
   const progress: TurnProgress = { steps: 0, usage: emptyUsage(), detector: new RepeatedCallDetector(limits.maxIdenticalCalls) };
 
+  /** The last finished step's finish reason (`length` says the answer was cut off). */
+  let finishReason: string | undefined;
   const finish = (reason: StopReason, message?: string, debug?: string): AgentEvent => {
     if (reason !== 'completed') {
       const repaired = repairHistory([...conversation.messages]);
       conversation.replace(repaired);
     }
-    return { type: 'turn-end', stopReason: reason, usage: progress.usage, steps: progress.steps, message, debug };
+    return { type: 'turn-end', stopReason: reason, usage: progress.usage, steps: progress.steps, ...(finishReason !== undefined && { finishReason }), message, debug };
   };
 
   try {
@@ -87,6 +89,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       }
       // Steps run on until one waits for the user's approval, a guard stops them, or the model answers.
       const outcome: StepsOutcome = yield* runSteps(options, progress);
+      if (outcome.finishReason !== 'unknown') finishReason = outcome.finishReason;
 
       if (outcome.failed) {
         if (outcome.lateResults) conversation.append(outcome.lateResults);
