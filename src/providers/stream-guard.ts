@@ -17,10 +17,13 @@ export type Opening =
 const fault = (kind: FaultKind): Problem => ({ status: 200, fault: kind });
 
 /**
- * Reads a 200's body up to its first complete event and decides what it is. A stream comes back
- * whole (the bytes read so far put back in front) behind `guardEventStream`; an HTML page, a JSON
- * body, an empty body or an error as the first event comes back as a problem, so the caller can
- * retry it or report it before anything reaches the SDK.
+ * Reads a 200's body up to its first event that tells something (text, reasoning, a tool call, a
+ * finish — or an error) and decides what it is. Events that show nothing (the opening role-only
+ * chunk, empty deltas, keep-alive comments) are read past, so an error that follows them still
+ * arrives before any text was shown and may be retried. A stream comes back whole (the bytes read
+ * so far put back in front) behind `guardEventStream`; an HTML page, a JSON body, an empty body or
+ * an error before anything was shown comes back as a problem, so the caller can retry it or report
+ * it before anything reaches the SDK.
  */
 export async function openEventStream(
   body: ReadableStream<Uint8Array> | null,
@@ -35,7 +38,7 @@ export async function openEventStream(
   let ended = false;
   while (true) {
     const start = seen.trimStart();
-    const decided = start !== '' && (!/^(data|event|id|retry|:)/.test(start) || /\r?\n\r?\n/.test(start));
+    const decided = start !== '' && (!/^(data|event|id|retry|:)/.test(start) || tellingEvent(start, false) !== undefined || (seen.length > SILENT_CHARS && /\r?\n\r?\n/.test(start)));
     if (decided || ended) break;
     if (seen.length > limits.lineChars) {
       void reader.cancel().catch(() => {});
@@ -65,7 +68,7 @@ export async function openEventStream(
     void reader.cancel().catch(() => {});
     return { kind: 'problem', problem: fault('not-a-stream') };
   }
-  const firstProblem = errorFrameIn(start.split(/\r?\n\r?\n/)[0] ?? '');
+  const firstProblem = errorFrameIn(tellingEvent(start, ended) ?? '');
   if (firstProblem) {
     void reader.cancel().catch(() => {});
     return { kind: 'problem', problem: firstProblem };
@@ -88,6 +91,43 @@ export async function openEventStream(
     cancel: (reason) => reader.cancel(reason),
   });
   return { kind: 'stream', body: guardEventStream(replayed, limits, attempts) };
+}
+
+/** Opening events that show nothing are read past up to this much; then the stream is passed on as it is. */
+const SILENT_CHARS = 256 * 1024;
+
+/**
+ * The first complete event of `text` that tells something (an error, text, reasoning, a tool call,
+ * a finish, anything unknown); with `ended`, an unterminated last event counts as complete.
+ */
+function tellingEvent(text: string, ended: boolean): string | undefined {
+  const events = text.split(/\r?\n\r?\n/);
+  const complete = ended ? events : events.slice(0, -1);
+  return complete.find((event) => errorFrameIn(event) !== undefined || !showsNothing(event));
+}
+
+/** An event the user would not see: a comment, an empty data line, a chunk whose deltas are empty. */
+function showsNothing(event: string): boolean {
+  const data = event
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).trim())
+    .join('\n');
+  if (data === '') return event.split(/\r?\n/).every((line) => line.trim() === '' || line.startsWith(':'));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    return false;
+  }
+  const choices = (parsed as { choices?: unknown } | null)?.choices;
+  if (!Array.isArray(choices)) return false;
+  return choices.every((choice) => {
+    const { delta, finish_reason: finish } = (choice ?? {}) as { delta?: Record<string, unknown>; finish_reason?: unknown };
+    if (finish !== null && finish !== undefined) return false;
+    const said = (value: unknown) => value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+    return delta === undefined || !['content', 'reasoning_content', 'reasoning', 'tool_calls', 'function_call'].some((key) => said(delta[key]));
+  });
 }
 
 async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>, decoder: InstanceType<typeof TextDecoder>, seen: string, cap: number): Promise<string> {

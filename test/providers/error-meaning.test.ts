@@ -9,7 +9,8 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createModel, providerContext } from '../../src/providers/create-model.ts';
 import { classifyProblem, problemLine } from '../../src/providers/provider-errors.ts';
 import { startDashScopeServer, text, type DashScopeServer, type Reply } from '../helpers/dashscope-server.ts';
-import { fixtureMessage, providerErrorReply as reply } from '../helpers/provider-error-fixtures.ts';
+import { textChunk } from '../helpers/fixture-replies.ts';
+import { fixtureMessage, providerErrorFixture, providerErrorReply as reply } from '../helpers/provider-error-fixtures.ts';
 import { closeAtEnd } from '../helpers/served.ts';
 
 // Issue 23, section 1: other providers' errors read by what they mean, wherever they arrive (an
@@ -232,6 +233,15 @@ describe('errors by what they mean, retried only where a retry can help', TIMEOU
 
   test('a server_error first frame, then an answer: the answer arrives after one retry', async () => {
     const { server, text: answer, line } = await ask([reply('azure_server_error_frame'), text('Recovered.')], 'gpt-4o');
+    assert.equal(line, undefined);
+    assert.equal(answer, 'Recovered.');
+    assert.equal(server.requests.length, 2);
+  });
+
+  test('an error after an opening chunk that shows nothing (role, empty content) is still retried: nothing was shown', async () => {
+    const { body } = providerErrorFixture('azure_server_error_frame');
+    const silentThenError: Reply = { kind: 'raw', chunks: [textChunk(''), body], headers: { 'retry-after': '0' } };
+    const { server, text: answer, line } = await ask([silentThenError, text('Recovered.')], 'gpt-4o');
     assert.equal(line, undefined);
     assert.equal(answer, 'Recovered.');
     assert.equal(server.requests.length, 2);
