@@ -81,7 +81,7 @@ const MEANINGS: Meaning[] = [
     kind: 'context-too-long',
     codes: /^(context_length_exceeded|exceed_context_size_error|context_window_exceeded|model_context_window_exceeded|string_above_max_length|1261)$/i,
     says:
-      /context (length|size|window)|maximum (context|input|allowed) length|exceeds? the (maximum|available) (context|input)|range of input length|model token limit|too many (input )?tokens|(prompt|input) is too long|max_seq_len|上下文|(输入|提示词|prompt)\s*(过长|超长|长度超)|超(过|出)(了)?(模型)?(的)?最大(输入)?(长度|token)/i,
+      /context (length|size|window)|maximum (context|input|allowed) length|exceeds? the (maximum|available) (context|input)|range of input length|model token limit|too many (input )?tokens|(prompt|input) is too long|max_seq_len|上下文.{0,8}(超|过长|限制|上限)|超(过|出).{0,8}(上下文|最大(输入)?(长度|token))|(输入|提示词|prompt)\s*(过长|超长|长度超)/i,
   },
   {
     kind: 'account',

@@ -256,6 +256,8 @@ describe('the table: meaning before status, English and Chinese', { timeout: 10_
       [{ status: 400, message: '您的账户已欠费，请充值后重试' }, 'account', false],
       [{ status: 200, code: '1261', message: 'Prompt 超长' }, 'context-too-long', false],
       [{ status: 400, message: '输入长度超过模型上下文限制' }, 'context-too-long', false],
+      [{ status: 400, message: '请求的上下文长度超出了模型的最大限制' }, 'context-too-long', false],
+      [{ status: 400, message: '上下文缓存创建失败' }, 'bad-request', false],
       [{ status: 400, type: 'invalid_request_error', message: 'Your request exceeded model token limit: 8192' }, 'context-too-long', false],
       [{ status: 400, code: 'context_length_exceeded' }, 'context-too-long', false],
       [{ status: 500, code: '1301', message: '系统检测到输入或生成内容可能包含不安全或敏感内容' }, 'moderation', false],
