@@ -13,6 +13,8 @@ export interface ProviderContext {
   baseUrlVariable?: string;
   /** The context window Sylvan assumed for the model (SYLVAN_CONTEXT_TOKENS or the catalogue), named when the context is too long. */
   contextTokens?: number;
+  /** The request was /compact's summary: a context too long for it is not helped by /compact. */
+  compacting?: boolean;
 }
 
 interface ErrorLike {

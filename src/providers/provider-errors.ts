@@ -33,6 +33,8 @@ export interface LineContext {
   baseUrlVariable?: string;
   /** The context window Sylvan assumed for the model, named when the context is too long. */
   contextTokens?: number;
+  /** The request was /compact's summary (then only /clear helps a context that is too long). */
+  compacting?: boolean;
   attempts: number;
 }
 
@@ -189,10 +191,8 @@ const LINES: Record<Exclude<ErrorKind, 'not-a-stream'>, (p: Problem, c: LineCont
   },
   'context-too-long': (p, c) => {
     const assumed = c.contextTokens ? `a window of ${c.contextTokens.toLocaleString('en-US')} tokens` : 'the window';
-    return (
-      `The conversation is too long for ${c.model}${statusAndCode(p)}${said(p)}. Sylvan assumed ${assumed} ` +
-      '(SYLVAN_CONTEXT_TOKENS); /compact summarises the conversation, /clear starts over.'
-    );
+    const advice = c.compacting ? '/clear starts over.' : '/compact summarises the conversation, /clear starts over.';
+    return `The conversation is too long for ${c.model}${statusAndCode(p)}${said(p)}. Sylvan assumed ${assumed} (SYLVAN_CONTEXT_TOKENS); ${advice}`;
   },
   account: (p, c) =>
     `Your account cannot use ${c.model}${statusAndCode(p)}${said(p)}. Top up or enable it in the provider's console, or pick another model with /model.`,

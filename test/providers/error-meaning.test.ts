@@ -280,5 +280,7 @@ describe('the table: meaning before status, English and Chinese', { timeout: 10_
     const line = problemLine({ status: 400, code: '400', type: 'exceed_context_size_error', message: 'too big' }, context);
     assert.equal(line, 'The conversation is too long for m (400 exceed_context_size_error) (too big). Sylvan assumed a window of 8,192 tokens (SYLVAN_CONTEXT_TOKENS); /compact summarises the conversation, /clear starts over.');
     assert.equal(problemLine({ status: 400, code: '400', message: 'bad' }, context), 'The server refused the request (400) (bad).');
+    const compacting = problemLine({ status: 400, code: 'context_length_exceeded', message: 'too big' }, { ...context, compacting: true });
+    assert.match(compacting, /\(SYLVAN_CONTEXT_TOKENS\); \/clear starts over\.$/, 'compaction itself too long: /compact cannot help');
   });
 });
