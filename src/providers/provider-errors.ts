@@ -126,8 +126,10 @@ function kindOf(problem: Problem): ErrorKind {
   const message = problem.message ?? '';
   for (const meaning of MEANINGS) if (meaning.codes && codes.some((code) => meaning.codes!.test(code.trim()))) return meaning.kind;
   for (const meaning of MEANINGS) if (meaning.says?.test(message)) return meaning.kind;
-  if (codes.some((code) => SERVER_FAULT.codes.test(code.trim())) || SERVER_FAULT.says.test(message)) return 'server';
   const status = problem.status;
+  // A 4xx is the client's fault whatever its type says (DashScope's `InternalError.Algo.InvalidParameter` is a 400).
+  const clientStatus = status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 409;
+  if (!clientStatus && (codes.some((code) => SERVER_FAULT.codes.test(code.trim())) || SERVER_FAULT.says.test(message))) return 'server';
   if (status === undefined || status < 400) return 'in-stream';
   if (status === 401) return 'bad-key';
   if (status === 402) return 'account';

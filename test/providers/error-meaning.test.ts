@@ -272,6 +272,8 @@ describe('the table: meaning before status, English and Chinese', { timeout: 10_
       [{ status: 400, code: 'invalid_parameter_error', message: 'Range of input length should be [1, 129024]' }, 'context-too-long', false],
       [{ status: 400, code: 'invalid_parameter_error', message: 'Range of max_tokens should be [1, 8192]' }, 'bad-request', false],
       [{ status: 200, message: 'something odd' }, 'in-stream', false],
+      [{ status: 400, code: 'InternalError.Algo.InvalidParameter', message: 'The tool call is not supported.' }, 'bad-request', false],
+      [{ status: 500, code: 'InternalError', message: 'An internal error has occured, please try again later.' }, 'server', true],
     ];
     for (const [problem, kind, retry] of cases) assert.deepEqual(classifyProblem(problem), { kind, retry }, JSON.stringify(problem));
   });
