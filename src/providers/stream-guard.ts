@@ -36,10 +36,15 @@ export async function openEventStream(
   const chunks: Uint8Array[] = [];
   let seen = '';
   let ended = false;
+  const opening = new OpeningScanner();
   while (true) {
-    const start = seen.trimStart();
-    const decided = start !== '' && (!/^(data|event|id|retry|:)/.test(start) || tellingEvent(start, false) !== undefined || (seen.length > SILENT_CHARS && /\r?\n\r?\n/.test(start)));
-    if (decided || ended) break;
+    const first = seen.search(/\S/);
+    if (first >= 0) {
+      if (!/^(data|event|id|retry|:)/.test(seen.slice(first, first + 8))) break;
+      opening.scan(seen);
+      if (opening.telling !== undefined || opening.silentChars > SILENT_CHARS) break;
+    }
+    if (ended) break;
     if (seen.length > limits.lineChars) {
       void reader.cancel().catch(() => {});
       return { kind: 'problem', problem: fault('line-too-long') };
@@ -68,7 +73,7 @@ export async function openEventStream(
     void reader.cancel().catch(() => {});
     return { kind: 'problem', problem: fault('not-a-stream') };
   }
-  const firstProblem = errorFrameIn(tellingEvent(start, ended) ?? '');
+  const firstProblem = errorFrameIn(opening.telling ?? (ended ? opening.rest(seen) : ''));
   if (firstProblem) {
     void reader.cancel().catch(() => {});
     return { kind: 'problem', problem: firstProblem };
@@ -97,13 +102,39 @@ export async function openEventStream(
 const SILENT_CHARS = 256 * 1024;
 
 /**
- * The first complete event of `text` that tells something (an error, text, reasoning, a tool call,
- * a finish, anything unknown); with `ended`, an unterminated last event counts as complete.
+ * Finds, as the opening bytes arrive, the first complete event that tells something (an error,
+ * text, reasoning, a tool call, a finish, anything unknown); each part of the text is scanned once,
+ * so a 10 MB first line costs no more than reading it.
  */
-function tellingEvent(text: string, ended: boolean): string | undefined {
-  const events = text.split(/\r?\n\r?\n/);
-  const complete = ended ? events : events.slice(0, -1);
-  return complete.find((event) => errorFrameIn(event) !== undefined || !showsNothing(event));
+class OpeningScanner {
+  /** The first telling event, once found. */
+  telling: string | undefined;
+  /** How far the complete events that show nothing reach. */
+  silentChars = 0;
+  private eventStart = 0;
+  private searchedTo = 0;
+
+  scan(text: string): void {
+    const blank = /\r?\n\r?\n/g;
+    while (this.telling === undefined) {
+      blank.lastIndex = Math.max(this.eventStart, this.searchedTo - 4);
+      const found = blank.exec(text);
+      if (!found) {
+        this.searchedTo = text.length;
+        return;
+      }
+      const event = text.slice(this.eventStart, found.index);
+      this.eventStart = found.index + found[0].length;
+      this.searchedTo = this.eventStart;
+      if (errorFrameIn(event) !== undefined || !showsNothing(event)) this.telling = event;
+      else this.silentChars = this.eventStart;
+    }
+  }
+
+  /** What follows the last complete event: for a body that ended, its last (unterminated) event. */
+  rest(text: string): string {
+    return text.slice(this.eventStart);
+  }
 }
 
 /** An event the user would not see: a comment, an empty data line, a chunk whose deltas are empty. */
