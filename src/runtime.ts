@@ -330,11 +330,11 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     setModel(name) {
       modelName = name;
       models = modelFor(name);
-      provider = providerContext({ ...config, model: name });
       if (windowFollowsModel) {
         windowTokens = contextWindowFor(name);
         fitter = new ContextFitter(windowTokens, instructions, currentTools);
       }
+      provider = providerContext({ ...config, model: name, contextTokens: windowTokens });
     },
     contextShare: () => fitter.usedShare(conversation.messages),
     historyTokens: () => fitter.estimate(conversation.messages),

@@ -71,7 +71,8 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
       });
       const step = yield* readStep(result.stream);
       usage = addUsage(usage, step.usage);
-      finishReason = step.finishReason;
+      // The turn reports the last step that finished (a failed request has none).
+      if (step.finishReason !== 'unknown') finishReason = step.finishReason;
 
       // Exits: an API error, a network failure, the step timeout, the user's interrupt. The step
       // leaves no trace in the history.

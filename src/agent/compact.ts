@@ -71,6 +71,6 @@ export async function compactHistory(options: {
     };
   } catch (error) {
     if (options.abortSignal.aborted) return { ok: false, message: 'Compaction interrupted; the history was left as it was.', usage };
-    return { ok: false, message: `Compaction failed: ${describeModelError(error, options.provider)}`, debug: debugDetail(error), usage };
+    return { ok: false, message: `Compaction failed: ${describeModelError(error, { ...options.provider, compacting: true })}`, debug: debugDetail(error), usage };
   }
 }

@@ -11,6 +11,10 @@ export interface ProviderContext {
   keyVariable?: string;
   /** The variable that sets the base URL. */
   baseUrlVariable?: string;
+  /** The context window Sylvan assumed for the model (SYLVAN_CONTEXT_TOKENS or the catalogue), named when the context is too long. */
+  contextTokens?: number;
+  /** The request was /compact's summary: a context too long for it is not helped by /compact. */
+  compacting?: boolean;
 }
 
 interface ErrorLike {
@@ -114,6 +118,12 @@ function problemOf(error: ErrorLike, rawChain: unknown[]): Problem | undefined {
   );
   const fromFrame = frame ? problemFromValue(200, frame.value) : undefined;
   if (fromFrame) return fromFrame;
+  // An error frame the provider did parse (after text was shown): `ai` wraps it, the frame kept as `data`.
+  const wrapped = rawChain.find(
+    (link): link is { data: unknown } => link instanceof Error && link.name === 'AI_StreamProviderError' && 'data' in link,
+  );
+  const fromWrapped = wrapped ? problemFromValue(200, wrapped.data) : undefined;
+  if (fromWrapped) return fromWrapped;
   const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : undefined;
   if (status !== undefined) return { ...(error.responseBody ? problemFromBody(status, error.responseBody) : undefined), status };
   if (error.name === undefined && (error.code !== undefined || error.type !== undefined) && !/^E[A-Z_]+$/.test(error.code ?? '')) {

@@ -87,5 +87,6 @@ export function providerContext(config: Config): ProviderContext {
     baseURL: config.baseURL,
     keyVariable: config.keyVariable,
     baseUrlVariable: config.baseUrlVariable,
+    contextTokens: config.contextTokens,
   };
 }

@@ -17,10 +17,13 @@ export type Opening =
 const fault = (kind: FaultKind): Problem => ({ status: 200, fault: kind });
 
 /**
- * Reads a 200's body up to its first complete event and decides what it is. A stream comes back
- * whole (the bytes read so far put back in front) behind `guardEventStream`; an HTML page, a JSON
- * body, an empty body or an error as the first event comes back as a problem, so the caller can
- * retry it or report it before anything reaches the SDK.
+ * Reads a 200's body up to its first event that tells something (text, reasoning, a tool call, a
+ * finish — or an error) and decides what it is. Events that show nothing (the opening role-only
+ * chunk, empty deltas, keep-alive comments) are read past, so an error that follows them still
+ * arrives before any text was shown and may be retried. A stream comes back whole (the bytes read
+ * so far put back in front) behind `guardEventStream`; an HTML page, a JSON body, an empty body or
+ * an error before anything was shown comes back as a problem, so the caller can retry it or report
+ * it before anything reaches the SDK.
  */
 export async function openEventStream(
   body: ReadableStream<Uint8Array> | null,
@@ -33,10 +36,15 @@ export async function openEventStream(
   const chunks: Uint8Array[] = [];
   let seen = '';
   let ended = false;
+  const opening = new OpeningScanner();
   while (true) {
-    const start = seen.trimStart();
-    const decided = start !== '' && (!/^(data|event|id|retry|:)/.test(start) || /\r?\n\r?\n/.test(start));
-    if (decided || ended) break;
+    const first = seen.search(/\S/);
+    if (first >= 0) {
+      if (!/^(data|event|id|retry|:)/.test(seen.slice(first, first + 8))) break;
+      opening.scan(seen);
+      if (opening.telling !== undefined || opening.silentChars > SILENT_CHARS) break;
+    }
+    if (ended) break;
     if (seen.length > limits.lineChars) {
       void reader.cancel().catch(() => {});
       return { kind: 'problem', problem: fault('line-too-long') };
@@ -65,7 +73,7 @@ export async function openEventStream(
     void reader.cancel().catch(() => {});
     return { kind: 'problem', problem: fault('not-a-stream') };
   }
-  const firstProblem = errorFrameIn(start.split(/\r?\n\r?\n/)[0] ?? '');
+  const firstProblem = errorFrameIn(opening.telling ?? (ended ? opening.rest(seen) : ''));
   if (firstProblem) {
     void reader.cancel().catch(() => {});
     return { kind: 'problem', problem: firstProblem };
@@ -90,6 +98,69 @@ export async function openEventStream(
   return { kind: 'stream', body: guardEventStream(replayed, limits, attempts) };
 }
 
+/** Opening events that show nothing are read past up to this much; then the stream is passed on as it is. */
+const SILENT_CHARS = 256 * 1024;
+
+/**
+ * Finds, as the opening bytes arrive, the first complete event that tells something (an error,
+ * text, reasoning, a tool call, a finish, anything unknown); each part of the text is scanned once,
+ * so a 10 MB first line costs no more than reading it.
+ */
+class OpeningScanner {
+  /** The first telling event, once found. */
+  telling: string | undefined;
+  /** How far the complete events that show nothing reach. */
+  silentChars = 0;
+  private eventStart = 0;
+  private searchedTo = 0;
+
+  scan(text: string): void {
+    const blank = /\r?\n\r?\n/g;
+    while (this.telling === undefined) {
+      blank.lastIndex = Math.max(this.eventStart, this.searchedTo - 4);
+      const found = blank.exec(text);
+      if (!found) {
+        this.searchedTo = text.length;
+        return;
+      }
+      const event = text.slice(this.eventStart, found.index);
+      this.eventStart = found.index + found[0].length;
+      this.searchedTo = this.eventStart;
+      if (errorFrameIn(event) !== undefined || !showsNothing(event)) this.telling = event;
+      else this.silentChars = this.eventStart;
+    }
+  }
+
+  /** What follows the last complete event: for a body that ended, its last (unterminated) event. */
+  rest(text: string): string {
+    return text.slice(this.eventStart);
+  }
+}
+
+/** An event the user would not see: a comment, an empty data line, a chunk whose deltas are empty. */
+function showsNothing(event: string): boolean {
+  const data = event
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).trim())
+    .join('\n');
+  if (data === '') return event.split(/\r?\n/).every((line) => line.trim() === '' || line.startsWith(':'));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    return false;
+  }
+  const choices = (parsed as { choices?: unknown } | null)?.choices;
+  if (!Array.isArray(choices)) return false;
+  return choices.every((choice) => {
+    const { delta, finish_reason: finish } = (choice ?? {}) as { delta?: Record<string, unknown>; finish_reason?: unknown };
+    if (finish !== null && finish !== undefined) return false;
+    const said = (value: unknown) => value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+    return delta === undefined || !['content', 'reasoning_content', 'reasoning', 'tool_calls', 'function_call'].some((key) => said(delta[key]));
+  });
+}
+
 async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>, decoder: InstanceType<typeof TextDecoder>, seen: string, cap: number): Promise<string> {
   let text = seen;
   while (text.length <= cap) {
@@ -101,7 +172,10 @@ async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>, decoder
   return text;
 }
 
-/** The problem in an SSE event whose data is `{"error": …}`, if it is one. */
+/**
+ * The problem in an SSE event that is an error, if it is one: `{"error": …}` (OpenAI, DashScope,
+ * SGLang, llama.cpp) or vLLM's top-level `{"object": "error", …}`.
+ */
 function errorFrameIn(event: string): Problem | undefined {
   const data = event
     .split(/\r?\n/)
@@ -112,7 +186,7 @@ function errorFrameIn(event: string): Problem | undefined {
   const problem = problemFromBody(200, data);
   if (!problem) return undefined;
   const parsed = JSON.parse(data) as Record<string, unknown>;
-  return 'error' in parsed ? problem : undefined;
+  return 'error' in parsed || parsed.object === 'error' ? problem : undefined;
 }
 
 /**

@@ -2,6 +2,7 @@ import { exitCodeFor } from '../agent/events.ts';
 import type { Config } from '../config.ts';
 import type { Runtime } from '../runtime.ts';
 import { nonInteractiveApproval } from './approval-prompt.ts';
+import { CutOffWatch } from './cut-off-notice.ts';
 import { jsonEventLine } from './json-event-line.ts';
 import { EventRenderer, type Output } from './render.ts';
 import { sanitize } from './sanitize.ts';
@@ -25,10 +26,14 @@ export async function runPrint(options: PrintOptions): Promise<number> {
   const { config, stdout, stderr } = options;
   const approval = nonInteractiveApproval(config.yes, options.runtime.mcp?.approvalScopes, options.runtime.mcp?.approvedAhead);
   const renderer = new EventRenderer(stdout, stderr);
+  // With --json the finish reason is in the turn-end event; stderr still says an answer was cut off.
+  const cutOff = new CutOffWatch();
   let exitCode = 1;
   for await (const event of options.runtime.runTurn(options.prompt, options.signal, approval)) {
     if (config.json) {
       stdout.write(`${jsonEventLine(event, config.debug)}\n`);
+      const notice = cutOff.see(event);
+      if (notice) stderr.write(`${notice}\n`);
     } else {
       renderer.render(event);
     }

@@ -1,5 +1,6 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { AgentEvent, TokenUsage } from '../agent/events.ts';
+import { CutOffWatch } from './cut-off-notice.ts';
 import { cutToWidth } from './display-width.ts';
 import { previewValue } from './preview-value.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
@@ -70,6 +71,7 @@ export class EventRenderer {
   private readonly sameStream: boolean;
   /** Lines of a running tool's live output drawn last; erased before anything else is written. */
   private progressLines = 0;
+  private readonly cutOff = new CutOffWatch();
 
   constructor(
     private readonly text: Output,
@@ -82,6 +84,8 @@ export class EventRenderer {
   render(event: AgentEvent): void {
     const dim = this.activityColour.dim;
     if (event.type !== 'tool-progress') this.eraseProgress();
+    const cutOff = this.cutOff.see(event);
+    if (cutOff) this.activityLine(dim(cutOff));
     switch (event.type) {
       case 'text-delta':
         this.writeText(event.text);

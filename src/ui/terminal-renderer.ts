@@ -3,6 +3,7 @@ import type { AgentEvent } from '../agent/events.ts';
 import { wrapStyled } from './display-width.ts';
 import { MarkdownStream } from './markdown/stream.ts';
 import { supportsHyperlinks } from './markdown/render-blocks.ts';
+import { CutOffWatch } from './cut-off-notice.ts';
 import { chalkFor, formatCall, type Output } from './render.ts';
 import { sanitize } from './sanitize.ts';
 import { liveWidth } from './live-area.ts';
@@ -49,6 +50,7 @@ export class TerminalRenderer {
   private ended = false;
   /** An approval question is on screen: a spinner must not draw over it. */
   private asking = false;
+  private readonly cutOff = new CutOffWatch();
 
   constructor(
     private readonly output: Output,
@@ -84,6 +86,11 @@ export class TerminalRenderer {
   }
 
   async render(event: AgentEvent): Promise<void> {
+    const cutOff = this.cutOff.see(event);
+    if (cutOff) {
+      await this.settle();
+      this.printLines([this.colour.dim(cutOff)], 'activity');
+    }
     switch (event.type) {
       case 'text-delta':
         if (event.text === '') return;

@@ -34,7 +34,7 @@ describe('DashScope errors by code, with the right number of requests', TIMEOUT,
     const { result, server } = await run([errorReply('data_inspection_failed_input'), text('never')]);
     assert.equal(result.code, 1);
     const line = oneLine(result.stderr);
-    assert.match(line, /^DashScope's content moderation blocked the request \(400 data_inspection_failed\)\. Rephrase/);
+    assert.match(line, /^DashScope's content moderation blocked the request \(400 data_inspection_failed\) \(Input data may contain inappropriate content\. .*\)\. Rephrase/);
     assert.equal(server.requests.length, 1);
   });
 
@@ -101,7 +101,7 @@ describe('DashScope errors by code, with the right number of requests', TIMEOUT,
   test('model_not_found (404): one request, the model named and /model suggested', async () => {
     const { result, server } = await run([errorReply('model_not_found'), text('never')], 'qwen-xyz');
     assert.equal(result.code, 1);
-    assert.match(oneLine(result.stderr), /^DashScope has no model "qwen-xyz" \(404 model_not_found\)\. Pick one with \/model/);
+    assert.match(oneLine(result.stderr), /^DashScope has no model "qwen-xyz" \(404 model_not_found\) \(The model `qwen-xyz` does not exist or you do not have access to it\.\)\. Pick one with \/model/);
     assert.equal(server.requests.length, 1);
   });
 
@@ -109,13 +109,13 @@ describe('DashScope errors by code, with the right number of requests', TIMEOUT,
     const { result, server } = await run([errorReply('invalid_parameter_long'), text('never')]);
     assert.equal(result.code, 1);
     const line = oneLine(result.stderr);
-    const quoted = /\(400 invalid_parameter_error\) \((.*)\)\.$/.exec(line)?.[1] ?? '';
+    const quoted = /\(400 invalid_parameter_error\) \((.*)\)\. Sylvan assumed/.exec(line)?.[1] ?? '';
     assert.ok(quoted.startsWith('<400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 129024].'), line);
     assert.ok(quoted.length > 200 && quoted.length <= 301, `quoted ${quoted.length} characters`);
     assert.ok(quoted.endsWith('…'), 'marked as cut');
     const message = (errorFixture('invalid_parameter_long').body.error as { message: string }).message;
     assert.ok(message.startsWith(`${quoted.slice(0, -1)} `), 'cut at a word boundary');
-    assert.doesNotMatch(line, /\/clear/);
+    assert.match(line, /^The conversation is too long for qwen-plus .*\/compact .*\/clear/, 'a context that is too long (issue 23)');
     assert.equal(server.requests.length, 1);
   });
 });

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { text } from '../helpers/dashscope-server.ts';
+
+// Issue 23, section 2: an answer the model stopped at its output limit (finish reason `length`)
+// is shown whole, then one line says it was cut off; print mode still exits 0, and --json
+// carries the finish reason in the turn's end event.
+
+const KEY = 'sk-cut-off-test';
+const TIMEOUT = { timeout: 60_000 };
+const NOTICE = 'The answer was cut off at the model\'s output limit. Say "continue" for the rest.';
+const lines = (output: string): string[] => output.split('\n').filter((line) => line.trim() !== '');
+
+const cut = text('The first half of a long answer', { finishReason: 'length' });
+const plain = cliAgainstServer({ replies: [cut] }, { args: ['-p', 'explain everything'], key: KEY });
+const json = cliAgainstServer({ replies: [cut] }, { args: ['-p', '--json', 'explain everything'], key: KEY });
+const whole = cliAgainstServer({ replies: [text('A whole answer.')] }, { args: ['-p', '--json', 'explain briefly'], key: KEY });
+
+describe('a cut-off answer says so', TIMEOUT, () => {
+  test('print mode: the answer on stdout, the notice on stderr, exit 0', async () => {
+    const { result } = await plain;
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout.trim(), 'The first half of a long answer');
+    assert.deepEqual(lines(result.stderr), [NOTICE]);
+  });
+
+  test('--json: the turn-end event carries finishReason "length"; stderr says so too', async () => {
+    const { result } = await json;
+    assert.equal(result.code, 0, result.stderr);
+    const events = lines(result.stdout).map((line) => JSON.parse(line) as { type: string; finishReason?: string; stopReason?: string });
+    const end = events.at(-1);
+    assert.equal(end?.type, 'turn-end');
+    assert.equal(end?.stopReason, 'completed');
+    assert.equal(end?.finishReason, 'length');
+    assert.deepEqual(lines(result.stderr), [NOTICE]);
+  });
+
+  test('a whole answer: finishReason "stop", nothing on stderr', async () => {
+    const { result } = await whole;
+    assert.equal(result.code, 0, result.stderr);
+    const end = JSON.parse(lines(result.stdout).at(-1) ?? '{}') as { finishReason?: string };
+    assert.equal(end.finishReason, 'stop');
+    assert.equal(result.stderr, '');
+  });
+});
