@@ -9,6 +9,8 @@ import { parseNumberSetting, type NumberSettingName } from './settings/number-se
 import { SettingsSources } from './settings/sources.ts';
 import { loadSettings, type LoadedSettings } from './settings/load-settings.ts';
 import { parseSearchConfig, type SearchConfig } from './tools/web/web-config.ts';
+import { resolveApprovalMode } from './settings/approval-mode-setting.ts';
+import type { ApprovalMode } from './tools/approval-mode.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
 
@@ -38,6 +40,8 @@ export interface Config {
   maxRetries: number;
   /** Approve every tool call without asking (print mode needs it for write_file). */
   yes: boolean;
+  /** Which calls ask at the start (`--mode`, SYLVAN_MODE, settings `mode`); the REPL can change it (Shift+Tab, /mode). */
+  approvalMode: ApprovalMode;
   weather: 'live' | 'sample';
   /** web_search backend and web_fetch settings (SYLVAN_SEARCH, TAVILY_API_KEY, BRAVE_API_KEY, SEARXNG_URL…). */
   search?: SearchConfig;
@@ -81,6 +85,7 @@ Options:
       --token-budget N    tokens per turn, default 500000       (SYLVAN_TOKEN_BUDGET)
       --timeout SECONDS   limit for each model step, default 120 (SYLVAN_TIMEOUT)
   -y, --yes               approve file writes without asking    (SYLVAN_YES=1)
+      --mode NAME         ask | auto-edit | plan, default ask   (SYLVAN_MODE)
       --think, --no-think thinking on or off for hybrid Qwen3 models (SYLVAN_THINKING=on|off|auto)
       --thinking-budget N most tokens to think before answering (SYLVAN_THINKING_BUDGET)
   -c, --continue          resume the latest session of this folder
@@ -172,6 +177,7 @@ export function loadConfig(
         'token-budget': { type: 'string' },
         timeout: { type: 'string' },
         yes: { type: 'boolean', short: 'y' },
+        mode: { type: 'string' },
         think: { type: 'boolean' },
         'no-think': { type: 'boolean' },
         'thinking-budget': { type: 'string' },
@@ -194,9 +200,10 @@ export function loadConfig(
   // is: a workspace .env pointing SYLVAN_HOME at the workspace would make its file "trusted".
   const settings = loadSettings(nonEmpty(environment.SYLVAN_HOME) ?? join(homedir(), '.sylvan'), cwd, environment);
   // An empty variable in the shell counts as unset, so it does not hide the value in .env.
+  const dotenv = readDotenv(cwd);
   const sources = new SettingsSources([
     { label: 'the environment', trusted: true, values: environment },
-    { label: `.env in ${cwd}`, trusted: false, values: readDotenv(cwd) },
+    { label: `.env in ${cwd}`, trusted: false, values: dotenv },
     // What a project file may not set (keys, a base URL for a key it did not bring, approval) was
     // refused by loadSettings with exit 2; what is left may stand as the user's own choices.
     { label: 'the settings files', trusted: true, values: settings.environment },
@@ -253,6 +260,18 @@ export function loadConfig(
   }
   if (print && resume?.kind === 'pick') throw new ConfigError('--resume needs a session id in print mode.');
 
+  const approval = resolveApprovalMode(
+    [
+      { label: '--mode', trusted: true, value: values.mode },
+      { label: 'SYLVAN_MODE', trusted: true, value: environment.SYLVAN_MODE },
+      { label: `SYLVAN_MODE in .env in ${cwd}`, trusted: false, value: dotenv.SYLVAN_MODE },
+      { label: settings.projectMode?.file ?? 'the project settings', trusted: false, value: settings.projectMode?.value },
+      { label: 'mode in $SYLVAN_HOME/settings.json', trusted: true, value: settings.environment.SYLVAN_MODE },
+    ],
+    configError,
+  );
+  sources.notes.push(...approval.notes);
+
   const weatherRaw = nonEmpty(env.SYLVAN_WEATHER);
   if (weatherRaw !== undefined && weatherRaw !== 'live' && weatherRaw !== 'sample') {
     throw new ConfigError(`SYLVAN_WEATHER must be live or sample, got "${weatherRaw}".`);
@@ -271,6 +290,7 @@ export function loadConfig(
     toolTimeoutSeconds: numberSetting('SYLVAN_TOOL_TIMEOUT', env, 60),
     maxRetries: numberSetting('SYLVAN_MAX_RETRIES', env, 3),
     yes: values.yes === true || sources.approvesEverything(truthy),
+    approvalMode: approval.mode,
     weather: weatherRaw ?? (provider === 'mock' ? 'sample' : 'live'),
     mockDelayMs: numberSetting('SYLVAN_MOCK_DELAY_MS', env, 15),
     search: parseSearchConfig(env, provider, (message) => new ConfigError(message), environment),

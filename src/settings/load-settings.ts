@@ -18,6 +18,8 @@ export interface LoadedSettings {
   layers: SettingsLayer[];
   /** `permissions.secretPatterns` of both files: a project may only add to what is kept secret. */
   secretPatterns: string[];
+  /** The project file's `mode`, kept out of `environment`: it counts only when it asks no less than the user's. */
+  projectMode?: { value: string; file: string };
 }
 
 export const userSettingsFile = (home: string): string => join(home, 'settings.json');
@@ -58,6 +60,7 @@ export function loadSettings(home: string, cwd: string, trustedEnvironment: Reco
   );
   const environment: Record<string, string> = {};
   const trustedKeys = new Set(Object.keys(trustedEnvironment).filter((name) => trustedEnvironment[name]));
+  let projectMode: LoadedSettings['projectMode'];
   for (const layer of layers) {
     for (const [key, value] of Object.entries(layer.values)) {
       const option = SETTING_OPTIONS[key];
@@ -68,6 +71,10 @@ export function loadSettings(home: string, cwd: string, trustedEnvironment: Reco
       if (value === null || value === undefined) continue;
       const checked = checkOption(option.type, value);
       if ('problem' in checked) throw new ConfigError(`${layer.file}: ${key}: ${checked.problem}, got ${JSON.stringify(value)}.`);
+      if (!layer.trusted && option.guard === 'mode') {
+        projectMode = { value: checked.text, file: layer.file };
+        continue;
+      }
       if (!layer.trusted) refuseInProject(layer.file, key, option.guard, trustedKeys);
       if (layer.trusted) trustedKeys.add(option.variable);
       environment[option.variable] = checked.text;
@@ -81,7 +88,7 @@ export function loadSettings(home: string, cwd: string, trustedEnvironment: Reco
     }
     return patterns as string[];
   });
-  return { environment, layers, secretPatterns };
+  return { environment, layers, secretPatterns, projectMode };
 }
 
 function refuseInProject(file: string, key: string, guard: (typeof SETTING_OPTIONS)[string]['guard'], trustedKeys: Set<string>): void {
@@ -91,7 +98,7 @@ function refuseInProject(file: string, key: string, guard: (typeof SETTING_OPTIO
   if (guard === 'approval') {
     throw new ConfigError(`${file}: ${key}: a project settings file cannot turn approval off; use --yes or $SYLVAN_HOME/settings.json.`);
   }
-  if (guard && trustedKeys.has(guard.baseUrlOf)) {
+  if (typeof guard === 'object' && trustedKeys.has(guard.baseUrlOf)) {
     throw new ConfigError(
       `${file}: ${key}: a project settings file cannot send ${guard.baseUrlOf}, which it did not provide, to another server; set the URL in the environment or $SYLVAN_HOME/settings.json.`,
     );
