@@ -9,7 +9,8 @@ import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
 import { keyHostNote } from './ui/key-host-note.ts';
 import { sanitize, sanitizeLine } from './ui/sanitize.ts';
-import { PROMPT, runRepl } from './ui/repl.ts';
+import { runRepl } from './ui/repl.ts';
+import { isMessagePrompt } from './ui/mode-display.ts';
 import { SLASH_COMMAND_SUMMARIES } from './ui/slash-commands.ts';
 
 /** package.json's version, put in by the build (scripts/build.mjs), so a prompt reads no file for it. */
@@ -141,7 +142,7 @@ async function run(argv: string[]): Promise<number> {
           dim,
         })
       : (await import('./ui/piped-reader.ts')).createPipedReader(process.stdin, (prompt, line) => {
-          if (prompt === PROMPT) process.stdout.write(`${dim(PROMPT + line)}\n`);
+          if (isMessagePrompt(prompt)) process.stdout.write(`${dim(prompt + line)}\n`);
           else process.stdout.write(`${prompt}${line}\n`);
         });
     let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;

@@ -7,6 +7,8 @@ import { Conversation } from './agent/conversation.ts';
 import { addUsage, emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from './agent/events.ts';
 import { guardDeepToolInput } from './agent/deep-input-guard.ts';
 import { buildInstructions } from './agent/instructions.ts';
+import { offeringOnly, PLAN_MODE_INSTRUCTIONS, planModeToolNames } from './agent/plan-mode.ts';
+import type { ApprovalMode } from './tools/approval-mode.ts';
 import { instructionsSection, loadProjectInstructions, type InstructionFile } from './agent/project-instructions.ts';
 import { redactTurn } from './agent/redact-secrets.ts';
 import { ToolProgressChannel } from './agent/tool-progress-channel.ts';
@@ -47,8 +49,11 @@ export interface Runtime {
   readonly windowTokens: number;
   /** Provider-reported usage of this session, including turns before a resume. */
   readonly sessionUsage: TokenUsage;
-  /** Runs one user turn on the conversation; never throws. Compacts first when the history is nearly full. */
-  runTurn(text: string, signal: AbortSignal, approval: ApprovalPolicy): AsyncGenerator<AgentEvent, StopReason>;
+  /**
+   * Runs one user turn on the conversation; never throws. Compacts first when the history is nearly
+   * full. In plan mode the request offers only the read-only tools and the model is told it is planning.
+   */
+  runTurn(text: string, signal: AbortSignal, approval: ApprovalPolicy, options?: TurnRequest): AsyncGenerator<AgentEvent, StopReason>;
   /** What the user sees before approving a call: a summary line and a preview. */
   describeCall(request: ApprovalRequest): Promise<{ summary: string; preview: string; previewFormat?: 'diff' }>;
   /** Replaces the history with a summary of it. Never throws. */
@@ -68,6 +73,12 @@ export interface Runtime {
   historyTokens(): number;
   /** Saves and closes the transcript. */
   close(): void;
+}
+
+/** What the UI chooses per turn. */
+export interface TurnRequest {
+  /** The approval mode the turn runs in (default `ask`); the policy passed along follows the same mode. */
+  mode?: ApprovalMode;
 }
 
 export interface RuntimeOptions {
@@ -176,7 +187,16 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     yield { type: 'notice', message: `(sessions are not being saved: ${session.lastError.message})` };
   }
 
-  async function* turn(text: string, signal: AbortSignal, approval: ApprovalPolicy): AsyncGenerator<AgentEvent, StopReason> {
+  /** Plan mode: the same tools (so a refused call is answered by the policy), fewer offered, and the planning instructions. */
+  const planTurn = () => {
+    const offered = planModeToolNames(currentTools);
+    return {
+      model: offeringOnly(models.answer, offered),
+      instructions: buildInstructions({ workspaceRoot: config.cwd, toolNames: offered, projectInstructions }) + PLAN_MODE_INSTRUCTIONS,
+    };
+  };
+
+  async function* turn(text: string, signal: AbortSignal, approval: ApprovalPolicy, request: TurnRequest): AsyncGenerator<AgentEvent, StopReason> {
     yield* saveFailureNotice();
     if (needsCompaction()) {
       yield { type: 'notice', message: '(the conversation is near the context limit: summarising older turns…)' };
@@ -185,10 +205,11 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     }
     await refreshTools();
     yield* mcpNotices();
+    const planned = request.mode === 'plan' ? planTurn() : { model: models.answer, instructions };
     const events = withSearchSources(progress.merge(runTurn({
-      model: models.answer,
+      model: planned.model,
       tools: currentTools,
-      instructions,
+      instructions: planned.instructions,
       conversation,
       userMessage: text,
       limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3 },
@@ -249,7 +270,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       thinking = setting;
     },
     listModels: (signal) => listServerModels(config, signal),
-    runTurn: (text, signal, approval) => redactTurn(turn(text, signal, approval), secrets),
+    runTurn: (text, signal, approval, request = {}) => redactTurn(turn(text, signal, approval, request), secrets),
     compact,
     describeCall: async (request) => {
       switch (request.toolName) {

@@ -1,6 +1,6 @@
 /**
- * Approval modes: which kinds of call ask. Kept light (no imports): the config and the prompt load
- * it before the SDK.
+ * Approval modes: which kinds of call ask. Kept light (only node:path): the config and the prompt
+ * load it before the SDK.
  * - `ask`: every write, edit, command, new web domain and MCP tool asks (the default);
  * - `auto-edit`: file writes and edits inside the workspace apply without asking; commands, web
  *   fetches and MCP tools still ask;
@@ -8,6 +8,8 @@
  *   with a result that says so, and the model is told it is planning.
  * `--yes` is not a mode: it stays the only way to approve everything.
  */
+
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 export type ApprovalMode = 'ask' | 'auto-edit' | 'plan';
 
@@ -56,3 +58,29 @@ export function allowsMore(mode: ApprovalMode, than: ApprovalMode): boolean {
 /** What a call that plan mode refuses returns to the model. */
 export const planModeRefusal = (toolName: string): string =>
   `Not run: Sylvan is in plan mode (read-only), so ${toolName} is not available and nothing was changed. Finish investigating with the read-only tools and present your plan; the user switches to ask or auto-edit mode (Shift+Tab or /mode) when they want it carried out.`;
+
+/** The kinds of call auto-edit applies without asking (those of files inside the workspace). */
+const FILE_CHANGES: ReadonlySet<string> = new Set(['write', 'edit']);
+
+/**
+ * What the mode alone says about a call, before `--yes`, settings or an "always": refused (plan
+ * mode, any tool not known to only read — even with --yes), allowed (auto-edit, a file write or
+ * edit whose path stays inside the workspace), or `undefined`, left to the usual rules. The path
+ * check here is lexical; the file tools still refuse links and anything else that leads out.
+ */
+export function modeRule(
+  mode: ApprovalMode,
+  call: { toolName: string; input: unknown; kind?: string },
+  workspaceRoot: string,
+): { deny: string } | 'allow' | undefined {
+  if (mode === 'plan') return PLAN_MODE_TOOLS.has(call.toolName) ? undefined : { deny: planModeRefusal(call.toolName) };
+  if (mode === 'auto-edit' && call.kind !== undefined && FILE_CHANGES.has(call.kind) && staysInside(workspaceRoot, call.input)) return 'allow';
+  return undefined;
+}
+
+function staysInside(workspaceRoot: string, input: unknown): boolean {
+  const given = (input as { path?: unknown } | null)?.path;
+  if (typeof given !== 'string' || given === '' || given.includes('\0') || given.startsWith('~')) return false;
+  const inside = relative(resolve(workspaceRoot), resolve(workspaceRoot, given));
+  return inside !== '' && !isAbsolute(inside) && inside.split(sep)[0] !== '..';
+}

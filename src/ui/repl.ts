@@ -11,6 +11,8 @@ import { sanitize } from './sanitize.ts';
 import type { TerminalRenderer, ThinkingDisplay } from './terminal-renderer.ts';
 import { ToolCallLog, trackToolEvent, type ToolCallRecord } from './tool-calls.ts';
 import type { ApprovalPolicy } from '../agent/run-turn.ts';
+import { nextApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
+import { modeFooter, modeTag, promptFor } from './mode-display.ts';
 
 export interface ReplOptions {
   config: Config;
@@ -28,7 +30,7 @@ export interface ReplOptions {
   now?: () => number;
 }
 
-export const PROMPT = '› ';
+export { PROMPT } from './mode-display.ts';
 
 /** State the slash commands can read and change. */
 export interface ReplState {
@@ -45,6 +47,8 @@ export interface ReplState {
   lastToolCalls: readonly ToolCallRecord[];
   /** Shows a live status line (on a terminal) until the returned function is called. */
   status: (label: string) => () => void;
+  /** The approval mode: read by the approval policy at every call and by each turn (plan mode's tools and instructions). */
+  mode: ApprovalMode;
 }
 
 /**
@@ -77,6 +81,15 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   let state: ReplState | undefined;
   let lastInterruptAt = Number.NEGATIVE_INFINITY;
   let turnController: AbortController | undefined;
+  // Before the runtime loads: Shift+Tab works at the first prompt.
+  let mode: ApprovalMode = options.config.approvalMode;
+  /** The last turn ran in plan mode: switching out says how to carry the plan out. */
+  let planned = false;
+  const setMode = (next: ApprovalMode) => {
+    if (next === mode) return;
+    if (mode === 'plan' && next !== 'plan') planned = planned || (state?.runtime.conversation.length ?? 0) > 0;
+    mode = next;
+  };
 
   const getState = async (): Promise<ReplState> => {
     if (state) return state;
@@ -91,6 +104,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       () => turnController?.abort(),
       runtime.mcp?.approvalScopes,
       runtime.mcp?.approvedAhead,
+      { mode: () => mode, workspaceRoot: options.config.cwd },
     );
     state = {
       config: options.config,
@@ -107,6 +121,12 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       },
       print,
       dim: colour.dim,
+      get mode() {
+        return mode;
+      },
+      set mode(next: ApprovalMode) {
+        setMode(next);
+      },
       thinking: 'whole',
       lastToolCalls: [],
       status: (label) => {
@@ -130,7 +150,13 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   };
 
   while (true) {
-    const readPromise = reader.read(PROMPT);
+    const readPromise = reader.read(promptFor(mode), {
+      footer: modeFooter(mode, planned),
+      onShiftTab: () => {
+        setMode(nextApprovalMode(mode));
+        return { prompt: promptFor(mode), footer: modeFooter(mode, planned) };
+      },
+    });
     // The SDK loads while the user types: nothing heavy happens before the prompt is drawn.
     runtimePromise ??= options.loadRuntime();
     runtimePromise.catch(() => {});
@@ -182,7 +208,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     });
     // The terminal renderer (and through it the markdown and highlighting libraries) loads on the first turn, not before the prompt.
     const live = output.isTTY
-      ? new (await import('./terminal-renderer.ts')).TerminalRenderer(output, { thinking: () => current.thinking })
+      ? new (await import('./terminal-renderer.ts')).TerminalRenderer(output, { thinking: () => current.thinking, statusTag: () => modeTag(mode) })
       : undefined;
     const renderer = live ?? new EventRenderer(output, output);
     const toolCalls = live?.toolCalls ?? new ToolCallLog();
@@ -193,7 +219,9 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     let contextTokens = 0;
     try {
       const policy = options.pipedInput ? pipedReplApproval(current.approval) : current.approval;
-      for await (const event of current.runtime.runTurn(message, controller.signal, live ? hidingLiveRows(policy, live) : policy)) {
+      const turnMode = mode;
+      planned = turnMode === 'plan';
+      for await (const event of current.runtime.runTurn(message, controller.signal, live ? hidingLiveRows(policy, live) : policy, { mode: turnMode })) {
         if (!live) trackToolEvent(toolCalls, event);
         await renderer.render(event);
         if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;
