@@ -87,7 +87,8 @@ export class InteractiveApproval implements ApprovalPolicy {
 
   constructor(
     private readonly reader: LineReader,
-    private readonly show: (lines: CallDescription) => void,
+    /** Prints the summary and preview; awaited when it returns a promise (the diff view loads lazily). */
+    private readonly show: (lines: CallDescription) => unknown,
     private readonly describe: DescribeCall,
     private readonly yes: boolean,
     /** Called when the user presses Ctrl-C at the question: the turn should stop. */
@@ -120,7 +121,7 @@ export class InteractiveApproval implements ApprovalPolicy {
       ...(described.previewFormat && { previewFormat: described.previewFormat }),
     };
     const scope = approvalScopeOf(request.toolName, request.input, this.extraScopes);
-    this.show(description);
+    await this.show(description);
     const answer = this.reader.choose ? await this.chooseAnswer(description.summary, scope) : await this.typedAnswer(description.summary, scope);
     switch (answer) {
       case 'yes':

@@ -96,8 +96,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     const runtime = await (runtimePromise ??= options.loadRuntime());
     const approval = new InteractiveApproval(
       reader,
-      (description) => {
-        if (description.preview) print(formatPreview(description, colour));
+      async (description) => {
+        if (description.preview) print(await formatPreview(description, colour));
       },
       (request) => runtime.describeCall(request),
       options.config.yes,
