@@ -73,8 +73,8 @@ export function pipedReplApproval(interactive: InteractiveApproval): ApprovalPol
 /**
  * The REPL asks. On a terminal the question is a menu answered by one key — `y` yes, `a` always
  * (its scope said), `n` no, `t` no and a line for the reason, which the model reads; ↑/↓ and Enter
- * too; Esc says no. Other readers get a line question:
- * `write_file hello.txt (12 lines)? [y]es / [n]o / [a]lways this session / [t]ell it why`.
+ * too; Esc says no. Readers without a menu get today's line question:
+ * `write_file hello.txt (12 lines)? [y]es / [n]o / [a]lways this session`.
  * "Always" lasts until /approvals resets it or the program ends; what the settings approved ahead
  * stays (the user chose it in a file, not at a question). The mode decides first: plan refuses
  * what is not read-only, auto-edit allows file edits inside the workspace.
@@ -154,12 +154,11 @@ export class InteractiveApproval implements ApprovalPolicy {
   private async typedAnswer(summary: string, scope: ApprovalScope | undefined): Promise<ApprovalAnswer | 'interrupt' | 'eof'> {
     while (true) {
       const always = scope?.oneTime ? '' : ` / [a]lways ${scope?.alwaysLabel ?? 'this session'}`;
-      const answer = await this.reader.read(`${summary}? [y]es / [n]o${always} / [t]ell it why › `, { remember: false });
+      const answer = await this.reader.read(`${summary}? [y]es / [n]o${always} › `, { remember: false });
       if (answer.kind !== 'line') return answer.kind;
       const word = answer.line.trim().toLowerCase();
       if (['y', 'yes', '是', '好', 'ok'].includes(word)) return 'yes';
       if (['n', 'no', '否', '不'].includes(word)) return 'no';
-      if (['t', 'tell'].includes(word)) return 'tell';
       if (['a', 'always', '总是'].includes(word) && !scope?.oneTime) return 'always';
     }
   }

@@ -112,7 +112,7 @@ describe('InteractiveApproval.ask', () => {
     await approval.ask(writeRequest);
     assert.deepEqual(described, [writeRequest]);
     assert.deepEqual(shown, [{ summary: 'write_file hello.txt (1 line)', preview: '+ hi' }]);
-    assert.deepEqual(reader.prompts, [{ prompt: 'write_file hello.txt (1 line)? [y]es / [n]o / [a]lways this session / [t]ell it why › ', remember: false }]);
+    assert.deepEqual(reader.prompts, [{ prompt: 'write_file hello.txt (1 line)? [y]es / [n]o / [a]lways this session › ', remember: false }]);
   });
 
   test('asks again after an answer it does not understand', async () => {
