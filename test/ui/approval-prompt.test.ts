@@ -159,7 +159,6 @@ class MenuReader extends ScriptedReader {
 }
 
 const pick = (key: string): ChoiceResult => ({ kind: 'choice', key });
-const editRequest = (path: string): ApprovalRequest => ({ toolCallId: 'call-2', toolName: 'edit_file', input: { path, old_text: 'a', new_text: 'b' } });
 const commandRequest: ApprovalRequest = { toolCallId: 'call-3', toolName: 'run_command', input: { command: 'npm test' } };
 
 function menuApproval(picks: ChoiceResult[], lines: ReadResult[] = [], mode: ApprovalMode = 'ask') {
