@@ -83,13 +83,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   let turnController: AbortController | undefined;
   // Before the runtime loads: Shift+Tab works at the first prompt.
   let mode: ApprovalMode = options.config.approvalMode;
-  /** The last turn ran in plan mode: switching out says how to carry the plan out. */
+  /** The last turn ran in plan mode: out of it, the row under the prompt says how to carry the plan out. */
   let planned = false;
-  const setMode = (next: ApprovalMode) => {
-    if (next === mode) return;
-    if (mode === 'plan' && next !== 'plan') planned = planned || (state?.runtime.conversation.length ?? 0) > 0;
-    mode = next;
-  };
 
   const getState = async (): Promise<ReplState> => {
     if (state) return state;
@@ -125,7 +120,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
         return mode;
       },
       set mode(next: ApprovalMode) {
-        setMode(next);
+        mode = next;
       },
       thinking: 'whole',
       lastToolCalls: [],
@@ -153,7 +148,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     const readPromise = reader.read(promptFor(mode), {
       footer: modeFooter(mode, planned),
       onShiftTab: () => {
-        setMode(nextApprovalMode(mode));
+        mode = nextApprovalMode(mode);
         return { prompt: promptFor(mode), footer: modeFooter(mode, planned) };
       },
     });
