@@ -74,7 +74,7 @@ const COMMANDS: SlashCommand[] = [
   },
   {
     name: '/mode',
-    usage: '/mode [ask|auto-edit|plan]',
+    usage: '/mode [name]',
     summary: 'what asks first: ask, auto-edit (edits apply), plan (read-only)',
     run: (argument, state) => modeCommand(argument, state),
   },
