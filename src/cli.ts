@@ -9,7 +9,8 @@ import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
 import { keyHostNote } from './ui/key-host-note.ts';
 import { sanitize, sanitizeLine } from './ui/sanitize.ts';
-import { PROMPT, runRepl } from './ui/repl.ts';
+import { runRepl } from './ui/repl.ts';
+import { isMessagePrompt } from './ui/mode-display.ts';
 import { SLASH_COMMAND_SUMMARIES } from './ui/slash-commands.ts';
 import { sandboxBannerLine } from './sandbox/describe-sandbox.ts';
 
@@ -149,7 +150,7 @@ async function run(argv: string[]): Promise<number> {
           dim,
         })
       : (await import('./ui/piped-reader.ts')).createPipedReader(process.stdin, (prompt, line) => {
-          if (prompt === PROMPT) process.stdout.write(`${dim(PROMPT + line)}\n`);
+          if (isMessagePrompt(prompt)) process.stdout.write(`${dim(prompt + line)}\n`);
           else process.stdout.write(`${prompt}${line}\n`);
         });
     let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;

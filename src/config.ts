@@ -12,6 +12,8 @@ import { loadSettings, type LoadedSettings } from './settings/load-settings.ts';
 import { parseSearchConfig, type SearchConfig } from './tools/web/web-config.ts';
 import { isCredentialName, urlPassword } from './sandbox/credential-variables.ts';
 import { resolveSandboxSettings, type SandboxSettings } from './sandbox/sandbox-settings.ts';
+import { resolveApprovalMode } from './settings/approval-mode-setting.ts';
+import type { ApprovalMode } from './tools/approval-mode.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
 
@@ -41,6 +43,8 @@ export interface Config {
   maxRetries: number;
   /** Approve every tool call without asking (print mode needs it for write_file). */
   yes: boolean;
+  /** Which calls ask at the start (`--mode`, SYLVAN_MODE, settings `mode`); the REPL can change it (Shift+Tab, /mode). */
+  approvalMode: ApprovalMode;
   weather: 'live' | 'sample';
   /** web_search backend and web_fetch settings (SYLVAN_SEARCH, TAVILY_API_KEY, BRAVE_API_KEY, SEARXNG_URL…). */
   search?: SearchConfig;
@@ -84,6 +88,7 @@ Options:
       --timeout SECONDS   limit for each model step, default 120 (SYLVAN_TIMEOUT)
   -y, --yes               approve file writes without asking    (SYLVAN_YES=1)
       --sandbox MODE      commands in a sandbox: auto | on | off (SYLVAN_SANDBOX)
+      --mode NAME         ask | auto-edit | plan, default ask   (SYLVAN_MODE)
       --think, --no-think thinking on or off for hybrid Qwen3 models (SYLVAN_THINKING=on|off|auto)
       --thinking-budget N most tokens to think before answering (SYLVAN_THINKING_BUDGET)
   -c, --continue          resume the latest session of this folder
@@ -180,6 +185,7 @@ export function loadConfig(
         timeout: { type: 'string' },
         yes: { type: 'boolean', short: 'y' },
         sandbox: { type: 'string' },
+        mode: { type: 'string' },
         think: { type: 'boolean' },
         'no-think': { type: 'boolean' },
         'thinking-budget': { type: 'string' },
@@ -263,6 +269,18 @@ export function loadConfig(
   }
   if (print && resume?.kind === 'pick') throw new ConfigError('--resume needs a session id in print mode.');
 
+  const approval = resolveApprovalMode(
+    [
+      { label: '--mode', trusted: true, value: values.mode },
+      { label: 'SYLVAN_MODE', trusted: true, value: environment.SYLVAN_MODE },
+      { label: `SYLVAN_MODE in .env in ${cwd}`, trusted: false, value: dotenv.SYLVAN_MODE },
+      { label: settings.projectMode?.file ?? 'the project settings', trusted: false, value: settings.projectMode?.value },
+      { label: 'mode in $SYLVAN_HOME/settings.json', trusted: true, value: settings.environment.SYLVAN_MODE },
+    ],
+    configError,
+  );
+  sources.notes.push(...approval.notes);
+
   const weatherRaw = nonEmpty(env.SYLVAN_WEATHER);
   if (weatherRaw !== undefined && weatherRaw !== 'live' && weatherRaw !== 'sample') {
     throw new ConfigError(`SYLVAN_WEATHER must be live or sample, got "${weatherRaw}".`);
@@ -281,6 +299,7 @@ export function loadConfig(
     toolTimeoutSeconds: numberSetting('SYLVAN_TOOL_TIMEOUT', env, 60),
     maxRetries: numberSetting('SYLVAN_MAX_RETRIES', env, 3),
     yes: values.yes === true || sources.approvesEverything(truthy),
+    approvalMode: approval.mode,
     weather: weatherRaw ?? (provider === 'mock' ? 'sample' : 'live'),
     mockDelayMs: numberSetting('SYLVAN_MOCK_DELAY_MS', env, 15),
     search: parseSearchConfig(env, provider, (message) => new ConfigError(message), environment),

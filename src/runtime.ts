@@ -8,6 +8,8 @@ import { addUsage, emptyUsage, type AgentEvent, type StopReason, type TokenUsage
 import { guardDeepToolInput } from './agent/deep-input-guard.ts';
 import { buildInstructions } from './agent/instructions.ts';
 import { instructionsSection, loadInstructionFiles, type InstructionFile } from './agent/project-instructions.ts';
+import { offeringOnly, PLAN_MODE_INSTRUCTIONS, planModeToolNames } from './agent/plan-mode.ts';
+import type { ApprovalMode } from './tools/approval-mode.ts';
 import { redactTurn } from './agent/redact-secrets.ts';
 import { ToolProgressChannel } from './agent/tool-progress-channel.ts';
 import { startRuntimeMcp, type RuntimeMcp } from './mcp/runtime-mcp.ts';
@@ -61,8 +63,11 @@ export interface Runtime {
   rewindConversation?(messageCount: number): void;
   /** Provider-reported usage of this session, including turns before a resume. */
   readonly sessionUsage: TokenUsage;
-  /** Runs one user turn on the conversation; never throws. Compacts first when the history is nearly full. */
-  runTurn(text: string, signal: AbortSignal, approval: ApprovalPolicy): AsyncGenerator<AgentEvent, StopReason>;
+  /**
+   * Runs one user turn on the conversation; never throws. Compacts first when the history is nearly
+   * full. In plan mode the request offers only the read-only tools and the model is told it is planning.
+   */
+  runTurn(text: string, signal: AbortSignal, approval: ApprovalPolicy, options?: TurnRequest): AsyncGenerator<AgentEvent, StopReason>;
   /** What the user sees before approving a call: a summary line and a preview. */
   describeCall(request: ApprovalRequest): Promise<{ summary: string; preview: string; previewFormat?: 'diff' }>;
   /** Replaces the history with a summary of it. Never throws. */
@@ -82,6 +87,12 @@ export interface Runtime {
   historyTokens(): number;
   /** Saves and closes the transcript. */
   close(): void;
+}
+
+/** What the UI chooses per turn. */
+export interface TurnRequest {
+  /** The approval mode the turn runs in (default `ask`); the policy passed along follows the same mode. */
+  mode?: ApprovalMode;
 }
 
 export interface RuntimeOptions {
@@ -221,7 +232,16 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     yield { type: 'notice', message: `(sessions are not being saved: ${session.lastError.message})` };
   }
 
-  async function* turn(text: string, signal: AbortSignal, approval: ApprovalPolicy): AsyncGenerator<AgentEvent, StopReason> {
+  /** Plan mode: the same tools (so a refused call is answered by the policy), fewer offered, and the planning instructions. */
+  const planTurn = () => {
+    const offered = planModeToolNames(currentTools);
+    return {
+      model: offeringOnly(models.answer, offered),
+      instructions: buildInstructions({ workspaceRoot: config.cwd, toolNames: offered, projectInstructions }) + PLAN_MODE_INSTRUCTIONS,
+    };
+  };
+
+  async function* turn(text: string, signal: AbortSignal, approval: ApprovalPolicy, request: TurnRequest): AsyncGenerator<AgentEvent, StopReason> {
     yield* saveFailureNotice();
     if (needsCompaction()) {
       yield { type: 'notice', message: '(the conversation is near the context limit: summarising older turns…)' };
@@ -232,10 +252,11 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     yield* mcpNotices();
     yield* sandboxNotice();
     checkpoints.beginTurn(text, conversation.length);
+    const planned = request.mode === 'plan' ? planTurn() : { model: models.answer, instructions };
     const events = withSearchSources(progress.merge(agentLoop({
-      model: models.answer,
+      model: planned.model,
       tools: currentTools,
-      instructions,
+      instructions: planned.instructions,
       conversation,
       userMessage: text,
       limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3 },
@@ -306,7 +327,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       thinking = setting;
     },
     listModels: (signal) => listServerModels(config, signal),
-    runTurn: (text, signal, approval) => redactTurn(turn(text, signal, approval), secrets),
+    runTurn: (text, signal, approval, request = {}) => redactTurn(turn(text, signal, approval, request), secrets),
     compact,
     describeCall: async (request) => {
       switch (request.toolName) {

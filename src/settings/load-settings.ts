@@ -20,6 +20,8 @@ export interface LoadedSettings {
   secretPatterns: string[];
   /** One line each: settings files that were not read (a FIFO, a link out of their folder, too big). */
   notes: string[];
+  /** The project file's `mode`, kept out of `environment`: it counts only when it asks no less than the user's. */
+  projectMode?: { value: string; file: string };
 }
 
 /** A settings file is a few kB; past this it is not read at all. */
@@ -66,6 +68,7 @@ export function loadSettings(home: string, cwd: string, trustedEnvironment: Reco
   );
   const environment: Record<string, string> = {};
   const trustedKeys = new Set(Object.keys(trustedEnvironment).filter((name) => trustedEnvironment[name]));
+  let projectMode: LoadedSettings['projectMode'];
   for (const layer of layers) {
     for (const [key, value] of Object.entries(layer.values)) {
       const option = SETTING_OPTIONS[key];
@@ -76,6 +79,10 @@ export function loadSettings(home: string, cwd: string, trustedEnvironment: Reco
       if (value === null || value === undefined) continue;
       const checked = checkOption(option.type, value);
       if ('problem' in checked) throw new ConfigError(`${layer.file}: ${key}: ${checked.problem}, got ${JSON.stringify(value)}.`);
+      if (!layer.trusted && option.guard === 'mode') {
+        projectMode = { value: checked.text, file: layer.file };
+        continue;
+      }
       if (!layer.trusted) refuseInProject(layer.file, key, option.guard, trustedKeys);
       if (layer.trusted) trustedKeys.add(option.variable);
       environment[option.variable] = checked.text;
@@ -89,7 +96,7 @@ export function loadSettings(home: string, cwd: string, trustedEnvironment: Reco
     }
     return patterns as string[];
   });
-  return { environment, layers, secretPatterns, notes };
+  return { environment, layers, secretPatterns, notes, projectMode };
 }
 
 function refuseInProject(file: string, key: string, guard: (typeof SETTING_OPTIONS)[string]['guard'], trustedKeys: Set<string>): void {
@@ -99,7 +106,7 @@ function refuseInProject(file: string, key: string, guard: (typeof SETTING_OPTIO
   if (guard === 'approval') {
     throw new ConfigError(`${file}: ${key}: a project settings file cannot turn approval off; use --yes or $SYLVAN_HOME/settings.json.`);
   }
-  if (guard && trustedKeys.has(guard.baseUrlOf)) {
+  if (typeof guard === 'object' && trustedKeys.has(guard.baseUrlOf)) {
     throw new ConfigError(
       `${file}: ${key}: a project settings file cannot send ${guard.baseUrlOf}, which it did not provide, to another server; set the URL in the environment or $SYLVAN_HOME/settings.json.`,
     );

@@ -14,8 +14,11 @@ export type OptionType =
 export interface SettingOption {
   variable: string;
   type: OptionType;
-  /** What a project (workspace) file may not set: a key, a base URL redirecting a key, approval. */
-  guard?: 'key' | 'approval' | { baseUrlOf: string };
+  /**
+   * What a project (workspace) file may not set: a key, a base URL redirecting a key, approval; a
+   * `mode` it may set only when it asks no less than the user's own (`approval-mode-setting.ts`).
+   */
+  guard?: 'key' | 'approval' | 'mode' | { baseUrlOf: string };
 }
 
 export const SETTING_OPTIONS: Record<string, SettingOption> = {
@@ -31,6 +34,7 @@ export const SETTING_OPTIONS: Record<string, SettingOption> = {
   mockDelayMs: { variable: 'SYLVAN_MOCK_DELAY_MS', type: 'non-negative-integer' },
   mcpStartTimeout: { variable: 'SYLVAN_MCP_START_TIMEOUT', type: 'positive-number' },
   yes: { variable: 'SYLVAN_YES', type: 'boolean', guard: 'approval' },
+  mode: { variable: 'SYLVAN_MODE', type: ['ask', 'auto-edit', 'plan'], guard: 'mode' },
   dashscopeApiKey: { variable: 'DASHSCOPE_API_KEY', type: 'string', guard: 'key' },
   dashscopeBaseUrl: { variable: 'DASHSCOPE_BASE_URL', type: 'string', guard: { baseUrlOf: 'DASHSCOPE_API_KEY' } },
   openaiApiKey: { variable: 'OPENAI_API_KEY', type: 'string', guard: 'key' },

@@ -100,7 +100,7 @@ function askBeforeOverwriting(state: ReplState): ConflictResolver {
     const name = sanitizeLine(path);
     state.print(`  ${name} was changed after Sylvan's change. Putting it back would do this:`);
     const preview = await differenceOf(path, current, restoring);
-    state.print(formatPreview({ summary: '', preview, previewFormat: 'diff' }, state.colour));
+    state.print(await formatPreview({ summary: '', preview, previewFormat: 'diff' }, state.colour));
     const answer = ((await state.ask(`  Overwrite ${name}? [y]es / [n]o › `)) ?? '').trim().toLowerCase();
     return ['y', 'yes', '是', '好', 'ok'].includes(answer);
   };

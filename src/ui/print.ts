@@ -24,12 +24,16 @@ export interface PrintOptions {
  */
 export async function runPrint(options: PrintOptions): Promise<number> {
   const { config, stdout, stderr } = options;
-  const approval = nonInteractiveApproval(config.yes, options.runtime.mcp?.approvalScopes, options.runtime.mcp?.approvedAhead);
+  const mode = config.approvalMode ?? 'ask';
+  const approval = nonInteractiveApproval(config.yes, options.runtime.mcp?.approvalScopes, options.runtime.mcp?.approvedAhead, {
+    mode: () => mode,
+    workspaceRoot: config.cwd,
+  });
   const renderer = new EventRenderer(stdout, stderr);
   // With --json the finish reason is in the turn-end event; stderr still says an answer was cut off.
   const cutOff = new CutOffWatch();
   let exitCode = 1;
-  for await (const event of options.runtime.runTurn(options.prompt, options.signal, approval)) {
+  for await (const event of options.runtime.runTurn(options.prompt, options.signal, approval, { mode })) {
     if (config.json) {
       stdout.write(`${jsonEventLine(event, config.debug)}\n`);
       const notice = cutOff.see(event);

@@ -12,6 +12,8 @@ import { sanitize } from './sanitize.ts';
 import type { TerminalRenderer, ThinkingDisplay } from './terminal-renderer.ts';
 import { ToolCallLog, trackToolEvent, type ToolCallRecord } from './tool-calls.ts';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
+import { nextApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
+import { modeFooter, modeTag, promptFor } from './mode-display.ts';
 
 export interface ReplOptions {
   config: Config;
@@ -29,7 +31,7 @@ export interface ReplOptions {
   now?: () => number;
 }
 
-export const PROMPT = '› ';
+export { PROMPT } from './mode-display.ts';
 
 /** State the slash commands can read and change. */
 export interface ReplState {
@@ -50,6 +52,8 @@ export interface ReplState {
   lastToolCalls: readonly ToolCallRecord[];
   /** Shows a live status line (on a terminal) until the returned function is called. */
   status: (label: string) => () => void;
+  /** The approval mode: read by the approval policy at every call and by each turn (plan mode's tools and instructions). */
+  mode: ApprovalMode;
 }
 
 /**
@@ -82,20 +86,25 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   let state: ReplState | undefined;
   let lastInterruptAt = Number.NEGATIVE_INFINITY;
   let turnController: AbortController | undefined;
+  // Before the runtime loads: Shift+Tab works at the first prompt.
+  let mode: ApprovalMode = options.config.approvalMode;
+  /** The last turn ran in plan mode: out of it, the row under the prompt says how to carry the plan out. */
+  let planned = false;
 
   const getState = async (): Promise<ReplState> => {
     if (state) return state;
     const runtime = await (runtimePromise ??= options.loadRuntime());
     const approval = new InteractiveApproval(
       reader,
-      (description) => {
-        if (description.preview) print(formatPreview(description, colour));
+      async (description) => {
+        if (description.preview) print(await formatPreview(description, colour));
       },
       (request) => runtime.describeCall(request),
       options.config.yes,
       () => turnController?.abort(),
       runtime.mcp?.approvalScopes,
       runtime.mcp?.approvedAhead,
+      { mode: () => mode, workspaceRoot: options.config.cwd },
       runtime.networkGrants && {
         offered: (request) => request.toolName === 'run_command' && runtime.sandbox?.state.state === 'on' && !runtime.sandbox.state.network,
         grant: (toolCallId) => runtime.networkGrants?.grant(toolCallId),
@@ -121,6 +130,12 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
         const answer = await reader.read(question, { remember: false });
         return answer.kind === 'line' ? answer.line : undefined;
       },
+      get mode() {
+        return mode;
+      },
+      set mode(next: ApprovalMode) {
+        mode = next;
+      },
       thinking: 'whole',
       lastToolCalls: [],
       status: (label) => {
@@ -144,7 +159,13 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   };
 
   while (true) {
-    const readPromise = reader.read(PROMPT);
+    const readPromise = reader.read(promptFor(mode), {
+      footer: modeFooter(mode, planned),
+      onShiftTab: () => {
+        mode = nextApprovalMode(mode);
+        return { prompt: promptFor(mode), footer: modeFooter(mode, planned) };
+      },
+    });
     // The SDK loads while the user types: nothing heavy happens before the prompt is drawn.
     runtimePromise ??= options.loadRuntime();
     runtimePromise.catch(() => {});
@@ -196,7 +217,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     });
     // The terminal renderer (and through it the markdown and highlighting libraries) loads on the first turn, not before the prompt.
     const live = output.isTTY
-      ? new (await import('./terminal-renderer.ts')).TerminalRenderer(output, { thinking: () => current.thinking })
+      ? new (await import('./terminal-renderer.ts')).TerminalRenderer(output, { thinking: () => current.thinking, statusTag: () => modeTag(mode) })
       : undefined;
     const renderer = live ?? new EventRenderer(output, output);
     const toolCalls = live?.toolCalls ?? new ToolCallLog();
@@ -207,7 +228,9 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     let contextTokens = 0;
     try {
       const policy = options.pipedInput ? pipedReplApproval(current.approval) : current.approval;
-      for await (const event of current.runtime.runTurn(message, controller.signal, live ? hidingLiveRows(policy, live) : policy)) {
+      const turnMode = mode;
+      planned = turnMode === 'plan';
+      for await (const event of current.runtime.runTurn(message, controller.signal, live ? hidingLiveRows(policy, live) : policy, { mode: turnMode })) {
         if (!live) trackToolEvent(toolCalls, event);
         await renderer.render(event);
         if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;

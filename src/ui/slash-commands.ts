@@ -5,6 +5,7 @@ import { modelCommand, thinkCommand } from './model-commands.ts';
 import type { ReplState } from './repl.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
 import { fullToolOutput } from './tool-calls.ts';
+import { modeCommand } from './mode-command.ts';
 
 interface SlashCommand {
   name: string;
@@ -24,6 +25,7 @@ const KEYS: readonly (readonly [string, string])[] = [
   ['Ctrl-L', 'clear the screen'],
   ['Tab', 'complete a /command or an @path'],
   ['Esc Esc', 'at an empty prompt: /rewind'],
+  ['Shift+Tab', 'switch the mode: ask → auto-edit → plan'],
   ['@path', 'attach a workspace file to the message'],
   ['typing during an answer', 'sent as the next message when the answer ends'],
 ];
@@ -70,6 +72,12 @@ const COMMANDS: SlashCommand[] = [
       state.approval.always.clear();
       state.print(`  Always-approved this session: ${always.map(sanitizeLine).join(', ')}. Reset: you will be asked again.`);
     },
+  },
+  {
+    name: '/mode',
+    usage: '/mode [name]',
+    summary: 'what asks first: ask, auto-edit (edits apply), plan (read-only)',
+    run: (argument, state) => modeCommand(argument, state),
   },
   {
     name: '/usage',

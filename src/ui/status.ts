@@ -27,6 +27,8 @@ export class LiveStatus {
     private readonly output: Output,
     private readonly colour: ChalkInstance,
     private readonly now: () => number = Date.now,
+    /** Shown after the clock, e.g. "plan mode"; nothing when it returns undefined. */
+    private readonly tag: () => string | undefined = () => undefined,
   ) {
     this.area = new LiveArea(output);
   }
@@ -93,7 +95,8 @@ export class LiveStatus {
     if (this.label !== undefined) {
       const seconds = Math.floor((this.now() - this.startedAt) / 1000);
       const spinner = this.colour.cyan(SPINNER[this.frame]);
-      const hint = `(${seconds}s · esc to cancel)`;
+      const tag = this.tag();
+      const hint = `(${seconds}s · esc to cancel${tag ? ` · ${tag}` : ''})`;
       // One row each, always: a status that wrapped would leave its first row behind when erased after a resize.
       const width = liveWidth(this.output);
       lines.push(`${spinner} ${cutToWidth(this.label, width - displayWidth(hint) - 3)} ${this.colour.dim(hint)}`);

@@ -15,6 +15,8 @@ export type ThinkingDisplay = 'whole' | 'summary';
 
 export interface TerminalRendererOptions {
   thinking?: () => ThinkingDisplay;
+  /** Named on the status line after the clock (the approval mode, when it is not the default). */
+  statusTag?: () => string | undefined;
   now?: () => number;
   environment?: NodeJS.ProcessEnv;
 }
@@ -60,7 +62,7 @@ export class TerminalRenderer {
     this.now = options.now ?? Date.now;
     this.thinking = options.thinking ?? (() => 'whole');
     this.hyperlinks = supportsHyperlinks(options.environment);
-    this.status = new LiveStatus(output, this.colour, this.now);
+    this.status = new LiveStatus(output, this.colour, this.now, options.statusTag);
     this.toolCalls = new ToolCallLog(this.now);
   }
 

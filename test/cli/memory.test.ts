@@ -338,7 +338,7 @@ describe('memory: killed at an approval prompt', () => {
     await terminal.expect(/› /, 'the first prompt');
     // The preview (the content on a "│" line of its own, unlike the ⏺ call line) is printed after the step
     // entered the history, right before the question is read from the terminal.
-    const asking = terminal.expect(/│ hello from the memory test[\s\S]*\[y\]es \/ \[n\]o/, 'the approval question for hello.txt');
+    const asking = terminal.expect(/│ hello from the memory test[\s\S]*Esc says no\)/, 'the approval question for hello.txt');
     terminal.type('write hello.txt\r');
     await asking;
     process.kill(terminal.pid, 'SIGKILL');

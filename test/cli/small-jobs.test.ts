@@ -183,7 +183,8 @@ async function approvalSession() {
     terminal.type(`${line}\r`);
     await seen;
   };
-  const asked = /\? \[y\]es \/ \[n\]o[^\n]* › /;
+  // The one-key menu's last row; a key answers it, the Enter after it is an empty line that sends nothing.
+  const asked = /Esc says no\)/;
   const done = /done\.[\s\S]*› /;
   await say('run: npm test', asked, 'the question about npm test');
   await say('a', done, 'npm test run after "always"');
@@ -205,12 +206,14 @@ describe('approvals in the REPL', { timeout: 90_000 }, () => {
     const { server, code, screen, workspace } = await running;
     assert.equal(code, 0, screen);
     assertEveryRequestValid(server);
-    const questions = [...screen.matchAll(/(run_command [^?\n]*)\? \[y\]es \/ \[n\]o[^\n]*/g)];
+    const questions = [...screen.matchAll(/(run_command [^?\n]*)\? \n❯ y {2}Yes\n(.*)\n/g)];
     assert.deepEqual(
       [...new Set(questions.map((match) => match[1]))],
       ['run_command npm test', 'run_command npm publish'],
     );
-    assert.ok(questions[0]?.[0].includes('[a]lways `npm test …` this session'), questions[0]?.[0]);
+    assert.equal(questions[0]?.[2], '  a  Yes, and always `npm test …` this session');
+    assert.match(screen, /run_command npm test\? Yes, and always `npm test …` this session(\x1b\[\d+C)?\n/);
+    assert.match(screen, /run_command npm publish\? No(\x1b\[\d+C)?\n/);
     assert.ok(screen.includes(`  │ $ npm test\n  │ in ${workspace}`), screen);
     const results = server.requests.map((request) => request.rawBody).join('\n');
     assert.match(results, /fake npm test --coverage/);
@@ -220,10 +223,11 @@ describe('approvals in the REPL', { timeout: 90_000 }, () => {
   test('an edit is approved after a unified diff; the file keeps its CRLF line ends', async () => {
     const { screen, workspace } = await running;
     assert.ok(
-      screen.includes(['  │ --- a/notes.txt', '  │ +++ b/notes.txt', '  │ @@ -1,3 +1,3 @@', '  │  alpha', '  │ -beta', '  │ +BETA', '  │  gamma'].join('\n')),
+      screen.includes(['  │ --- a/notes.txt', '  │ +++ b/notes.txt', '  │ @@ -1,3 +1,3 @@', '  │ 1 1   alpha', '  │ 2   - beta', '  │   2 + BETA', '  │ 3 3   gamma'].join('\n')),
       screen,
     );
-    assert.match(screen, /edit_file notes\.txt \(1 replacement\)\? \[y\]es \/ \[n\]o \/ \[a\]lways edits of notes\.txt this session › /);
+    assert.match(screen, /edit_file notes\.txt \(1 replacement\)\? \n❯ y {2}Yes\n {2}a {2}Yes, and always edits of notes\.txt this session\n/);
+    assert.match(screen, /edit_file notes\.txt \(1 replacement\)\? Yes(\x1b\[\d+C)?\n/);
     assert.equal(readFileSync(join(workspace, 'notes.txt'), 'utf8'), 'alpha\r\nBETA\r\ngamma\r\n');
   });
 });

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ApprovalRequest } from '../../src/agent/turn-options.ts';
+import type { ApprovalMode } from '../../src/tools/approval-mode.ts';
+import type { Choice } from '../../src/ui/approval-menu.ts';
 import { InteractiveApproval, nonInteractiveApproval } from '../../src/ui/approval-prompt.ts';
-import type { LineReader, ReadResult } from '../../src/ui/line-reader.ts';
+import type { ChoiceResult, LineReader, ReadResult } from '../../src/ui/line-reader.ts';
 
 /** A reader that answers from a script and records what it was asked. */
 class ScriptedReader implements LineReader {
@@ -136,5 +138,123 @@ describe('InteractiveApproval.ask', () => {
     assert.match(decision.reason ?? '', /interrupted/);
     assert.equal(interrupts(), 1);
     assert.equal(approval.decide('write_file', {}), 'ask');
+  });
+});
+
+/** A terminal reader: a one-key menu, scripted, then lines (the reason). */
+class MenuReader extends ScriptedReader {
+  readonly menus: { question: string; choices: readonly Choice[] }[] = [];
+  constructor(
+    private readonly picks: ChoiceResult[],
+    lines: ReadResult[] = [],
+  ) {
+    super(lines);
+  }
+  async choose(question: string, choices: readonly Choice[]): Promise<ChoiceResult> {
+    this.menus.push({ question, choices });
+    const next = this.picks.shift();
+    assert.ok(next, `the menu was shown more often than scripted: ${question}`);
+    return next;
+  }
+}
+
+const pick = (key: string): ChoiceResult => ({ kind: 'choice', key });
+const commandRequest: ApprovalRequest = { toolCallId: 'call-3', toolName: 'run_command', input: { command: 'npm test' } };
+
+function menuApproval(picks: ChoiceResult[], lines: ReadResult[] = [], mode: ApprovalMode = 'ask') {
+  const reader = new MenuReader(picks, lines);
+  let current = mode;
+  const approval = new InteractiveApproval(
+    reader,
+    () => {},
+    async (request) => ({ summary: `${request.toolName} …`, preview: '' }),
+    false,
+    () => {},
+    undefined,
+    [],
+    { mode: () => current, workspaceRoot: '/work/space' },
+  );
+  return { approval, reader, setMode: (next: ApprovalMode) => (current = next) };
+}
+
+describe('InteractiveApproval on a terminal: the one-key menu', () => {
+  test('the menu offers yes, always (with its scope), no, and no-and-tell-why', async () => {
+    const { approval, reader } = menuApproval([pick('y')]);
+    assert.deepEqual(await approval.ask(commandRequest), { approved: true });
+    assert.equal(reader.menus[0]?.question, 'run_command …?');
+    assert.deepEqual(
+      reader.menus[0]?.choices.map((choice) => `${choice.key} ${choice.label}`),
+      ['y Yes', 'a Yes, and always `npm test …` this session', 'n No', 't No, and tell it why'],
+    );
+    assert.equal(reader.prompts.length, 0, 'no line was read: the key alone answered');
+  });
+
+  test('a compound command offers no "always"', async () => {
+    const { approval, reader } = menuApproval([pick('n')]);
+    await approval.ask({ ...commandRequest, input: { command: 'npm test && rm -rf x' } });
+    assert.deepEqual(reader.menus[0]?.choices.map((choice) => choice.key), ['y', 'n', 't']);
+  });
+
+  test('"a" approves and remembers the scope', async () => {
+    const { approval } = menuApproval([pick('a')]);
+    assert.deepEqual(await approval.ask(commandRequest), { approved: true });
+    assert.equal(approval.decide('run_command', { command: 'npm test --coverage' }), 'allow');
+    assert.equal(approval.decide('run_command', { command: 'npm publish' }), 'ask');
+  });
+
+  test('"t" reads a reason, and the denial the model reads carries it', async () => {
+    const { approval, reader } = menuApproval([pick('t')], [line('use pnpm, not npm')]);
+    const decision = await approval.ask(commandRequest);
+    assert.equal(decision.approved, false);
+    assert.match(decision.reason ?? '', /said no[\s\S]*use pnpm, not npm/);
+    assert.equal(reader.prompts[0]?.remember, false);
+  });
+
+  test('"t" with an empty reason is a plain no; Esc is a no', async () => {
+    const empty = menuApproval([pick('t')], [line('  ')]);
+    assert.match((await empty.approval.ask(commandRequest)).reason ?? '', /^The user said no to this call; nothing was changed\. Ask them/);
+    const escaped = menuApproval([{ kind: 'escape' }]);
+    const decision = await escaped.approval.ask(commandRequest);
+    assert.equal(decision.approved, false);
+    assert.match(decision.reason ?? '', /said no/);
+  });
+});
+
+describe('InteractiveApproval: modes', () => {
+  test('auto-edit allows writes and edits inside the workspace, still asks for commands, fetches and edits that lead out', () => {
+    const { approval } = menuApproval([], [], 'auto-edit');
+    assert.equal(approval.decide('edit_file', { path: 'src/app.ts' }), 'allow');
+    assert.equal(approval.decide('write_file', { path: '/work/space/notes.md', content: '' }), 'allow');
+    assert.equal(approval.decide('edit_file', { path: '../elsewhere/app.ts' }), 'ask');
+    assert.equal(approval.decide('write_file', { path: '/etc/passwd', content: '' }), 'ask');
+    assert.equal(approval.decide('run_command', { command: 'ls' }), 'ask');
+    assert.equal(approval.decide('web_fetch', { url: 'https://example.com/' }), 'ask');
+  });
+
+  test('plan refuses writes, edits, commands and MCP tools without asking, with a result that names plan mode; reading needs nothing', () => {
+    const { approval } = menuApproval([], [], 'plan');
+    for (const toolName of ['write_file', 'edit_file', 'run_command', 'files__write']) {
+      const decision = approval.decide(toolName, { path: 'a.txt', command: 'ls' });
+      assert.ok(typeof decision === 'object' && /plan mode/.test(decision.deny), `${toolName}: ${JSON.stringify(decision)}`);
+    }
+    assert.equal(approval.decide('read_file', { path: 'a.txt' }), 'not-needed');
+    assert.equal(approval.decide('web_fetch', { url: 'https://example.com/' }), 'ask');
+  });
+
+  test('a switch applies from the next decision on', () => {
+    const { approval, setMode } = menuApproval([], [], 'plan');
+    assert.equal(typeof approval.decide('edit_file', { path: 'a.txt' }), 'object');
+    setMode('auto-edit');
+    assert.equal(approval.decide('edit_file', { path: 'a.txt' }), 'allow');
+    setMode('ask');
+    assert.equal(approval.decide('edit_file', { path: 'a.txt' }), 'ask');
+  });
+
+  test('print mode: plan refuses even with --yes; auto-edit applies edits without --yes but not commands', () => {
+    const plan = nonInteractiveApproval(true, undefined, [], { mode: () => 'plan', workspaceRoot: '/w' });
+    assert.equal(typeof plan.decide('write_file', { path: 'a', content: '' }), 'object');
+    const autoEdit = nonInteractiveApproval(false, undefined, [], { mode: () => 'auto-edit', workspaceRoot: '/w' });
+    assert.equal(autoEdit.decide('edit_file', { path: 'a' }), 'allow');
+    assert.match(JSON.stringify(autoEdit.decide('run_command', { command: 'ls' })), /--yes/);
   });
 });

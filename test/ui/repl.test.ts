@@ -151,6 +151,7 @@ const baseConfig: Config = {
   toolTimeoutSeconds: 60,
   maxRetries: 3,
   yes: false,
+  approvalMode: 'ask',
   weather: 'live',
   mockDelayMs: 0,
   home: '',

@@ -37,6 +37,19 @@ const turnEnd: AgentEvent = { type: 'turn-end', stopReason: 'completed', usage: 
 const call = (id: string, toolName: string, input: unknown): AgentEvent => ({ type: 'tool-call', toolCallId: id, toolName, input });
 
 describe('TerminalRenderer', { timeout: 10_000 }, () => {
+  it('names the approval mode on the status line when it is not the default', async () => {
+    const terminal = new FakeTerminal();
+    let mode: string | undefined = 'plan mode';
+    const renderer = new TerminalRenderer(terminal, { now: () => 1_000, statusTag: () => mode, environment: { NO_COLOR: '1', TERM: 'xterm' } });
+    renderer.begin();
+    assert.equal(terminal.screen, '⠋ Waiting for the model… (0s · esc to cancel · plan mode)');
+    mode = undefined;
+    await renderer.render({ type: 'step-start', step: 1 });
+    renderer.resume();
+    assert.equal(terminal.screen, '⠋ Waiting for the model… (0s · esc to cancel)');
+    renderer.close();
+  });
+
   it('shows a status line until the first token, then erases it', async () => {
     const { terminal, renderer, render, advance } = setup();
     renderer.begin();

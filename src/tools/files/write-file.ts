@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.ts';
 import { resolveWorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
 import { countOf } from '../count-of.ts';
+import { unifiedDiff } from './unified-diff.ts';
+import { sanitize } from '../../ui/sanitize.ts';
 
 export interface WriteFileInput {
   path: string;
@@ -16,6 +18,8 @@ const PREVIEW_LINES = 10;
 const PREVIEW_LINE_CHARS = 120;
 /** Counting the lines of a bigger existing file is not worth reading it for an approval prompt. */
 const MAX_COUNTED_BYTES = 10_000_000;
+/** Up to this size an overwritten file is shown as a diff against what it holds now. */
+const MAX_DIFFED_BYTES = 1_000_000;
 
 /**
  * Creates the `write_file` tool: creates or overwrites a UTF-8 text file in the workspace, creating
@@ -64,38 +68,43 @@ export function createWriteFileTool(options: WorkspaceToolOptions) {
 /**
  * Describes a pending write for the approval prompt: `summary` like
  * "write_file hello.txt (12 lines) — new file" / "— overwrites existing 3 lines" (or
- * "— will be refused: …" when the path is not allowed), and `preview`, the first 10 lines of the
- * content cut at 120 characters each, then "… N more lines". Never throws.
+ * "— will be refused: …" when the path is not allowed), and `preview`: for an existing text file up
+ * to 1 MB, a unified diff against what it holds now (`previewFormat: 'diff'`); otherwise the first
+ * 10 lines of the content cut at 120 characters each, then "… N more lines". Never throws.
  */
 export async function describeWrite(
   workspaceRoot: string,
   input: WriteFileInput,
   options: { secretPatterns?: readonly string[] } = {},
-): Promise<{ summary: string; preview: string }> {
+): Promise<{ summary: string; preview: string; previewFormat?: 'diff' }> {
   const lines = countOf(countLines(input.content), 'line');
-  let summary: string;
   try {
     const target = await resolveWorkspaceTarget(workspaceRoot, input.path, {
       forWrite: true,
       secretPatterns: options.secretPatterns ?? [],
     });
-    summary = `write_file ${target.relativePath} (${lines})${await describeExisting(target.absolutePath)}`;
+    const existing = await describeExisting(target.absolutePath);
+    const summary = `write_file ${target.relativePath} (${lines})${existing.note}`;
+    if (existing.text === undefined || existing.text.includes('\0')) return { summary, preview: previewOf(input.content) };
+    // CRLF pairs are line ends, not something to show; a lone \r stays visible (␍) in the diff.
+    const lf = (text: string) => text.replace(/\r\n/g, '\n');
+    const preview = await unifiedDiff(target.relativePath, lf(existing.text), lf(input.content), (line) => sanitize(line, { keepNewlines: false }));
+    return { summary, preview, previewFormat: 'diff' };
   } catch (error) {
-    summary = `write_file ${input.path} (${lines}) — will be refused: ${(error as Error).message}`;
+    return { summary: `write_file ${input.path} (${lines}) — will be refused: ${(error as Error).message}`, preview: previewOf(input.content) };
   }
-  return { summary, preview: previewOf(input.content) };
 }
 
-async function describeExisting(absolutePath: string): Promise<string> {
+async function describeExisting(absolutePath: string): Promise<{ note: string; text?: string }> {
   const existing = await statIfPresent(absolutePath);
-  if (existing === undefined) return ' — new file';
-  if (existing.isDirectory()) return ' — will be refused: it is a folder';
-  if (existing.size > MAX_COUNTED_BYTES) return ` — overwrites an existing ${countOf(existing.size, 'byte')} file`;
+  if (existing === undefined) return { note: ' — new file' };
+  if (existing.isDirectory()) return { note: ' — will be refused: it is a folder' };
+  if (existing.size > MAX_COUNTED_BYTES) return { note: ` — overwrites an existing ${countOf(existing.size, 'byte')} file` };
   try {
     const text = await readFile(absolutePath, 'utf8');
-    return ` — overwrites existing ${countOf(countLines(text), 'line')}`;
+    return { note: ` — overwrites existing ${countOf(countLines(text), 'line')}`, ...(existing.size <= MAX_DIFFED_BYTES && { text }) };
   } catch {
-    return ' — overwrites an existing file';
+    return { note: ' — overwrites an existing file' };
   }
 }
 

@@ -19,6 +19,7 @@ export type KeyName =
   | 'word-left'
   | 'word-right'
   | 'tab'
+  | 'shift-tab'
   | 'escape'
   | 'interrupt'
   | 'end-of-input'
@@ -152,6 +153,7 @@ function nameOfEscape(sequence: string): KeyName | undefined {
     if (modifiers & 0b110 && name === 'right') return 'word-right';
     return name;
   }
+  if (final === 'Z') return 'shift-tab'; // CSI Z: back-tab
   if (final === '~') {
     if (first === '27' && third === '13') return Number(modifier) > 1 ? 'newline' : 'return'; // xterm modifyOtherKeys
     return TILDE_KEYS[first];

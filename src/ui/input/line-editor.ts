@@ -1,4 +1,5 @@
-import type { LineReader, ReadResult } from './line-reader-contract.ts';
+import type { Choice } from '../approval-menu.ts';
+import type { ChoiceResult, LineReader, ReadOptions, ReadResult } from './line-reader-contract.ts';
 import { sanitize, sanitizeLine } from '../sanitize.ts';
 import type { Completer } from './completion.ts';
 import { EditBuffer } from './edit-buffer.ts';
@@ -26,7 +27,18 @@ interface ActiveRead {
   prompt: string;
   /** A prompt for a message (history, type-ahead, newlines, menus), not a question like y/n. */
   message: boolean;
+  /** A dimmed row under the message (the mode), gone once it is sent. */
+  footer?: string;
+  onShiftTab?: ReadOptions['onShiftTab'];
   resolve: (result: ReadResult) => void;
+}
+
+/** A one-key menu being answered. */
+interface ActiveChoice {
+  question: string;
+  choices: readonly Choice[];
+  selected: number;
+  resolve: (result: ChoiceResult) => void;
 }
 
 /**
@@ -49,6 +61,9 @@ export class LineEditor implements LineReader {
   private historyIndex = -1;
   private draft = '';
   private active: ActiveRead | undefined;
+  private choosing: ActiveChoice | undefined;
+  /** The area is drawn one last time before a newline: no rows under the text. */
+  private finishing = false;
   /** What the message prompt held when a question interrupted it. */
   private stashed: { text: string; cursor: number } | undefined;
   private readonly area: InputArea;
@@ -80,7 +95,7 @@ export class LineEditor implements LineReader {
     return () => this.interruptListeners.delete(handler);
   }
 
-  read(prompt: string, options: { remember?: boolean } = {}): Promise<ReadResult> {
+  read(prompt: string, options: ReadOptions = {}): Promise<ReadResult> {
     const message = options.remember !== false;
     if (message) {
       const queued = this.queue.shift();
@@ -97,7 +112,23 @@ export class LineEditor implements LineReader {
     }
     if (this.closed) return Promise.resolve({ kind: 'eof' });
     return new Promise((resolve) => {
-      this.active = { prompt, message, resolve };
+      this.active = { prompt, message, resolve, ...(message && { footer: options.footer, onShiftTab: options.onShiftTab }) };
+      this.area.reset();
+      this.draw();
+    });
+  }
+
+  /**
+   * A menu answered by one key without Enter: a choice's key (or its number) picks it at once,
+   * ↑/↓ move the mark and Enter picks the marked one; Esc, Ctrl-C and Ctrl-D come back as such.
+   * The message being typed (if any) waits, as for a question.
+   */
+  choose(question: string, choices: readonly Choice[]): Promise<ChoiceResult> {
+    if (this.closed) return Promise.resolve({ kind: 'eof' });
+    this.stashed = { text: this.buffer.text, cursor: this.buffer.cursor };
+    this.buffer.set('');
+    return new Promise((resolve) => {
+      this.choosing = { question, choices, selected: 0, resolve };
       this.area.reset();
       this.draw();
     });
@@ -112,12 +143,14 @@ export class LineEditor implements LineReader {
     this.options.input.pause();
     this.restore();
     this.active?.resolve({ kind: 'eof' });
+    this.choosing?.resolve({ kind: 'eof' });
   }
 
   /** Feeds raw terminal input; the stream's data events come here (tests may call it directly). */
   readonly onData = (chunk: string | Buffer): void => {
     for (const key of this.decoder.decode(String(chunk))) {
-      if (this.active) this.handle(key, this.active);
+      if (this.choosing) this.handleChoice(key, this.choosing);
+      else if (this.active) this.handle(key, this.active);
       else this.typeAhead(key);
     }
   };
@@ -125,7 +158,7 @@ export class LineEditor implements LineReader {
   private readonly onSigint = () => this.onData('\x03');
 
   private readonly onResize = () => {
-    if (!this.active) return;
+    if (!this.active && !this.choosing) return;
     this.area.resized();
     this.draw();
   };
@@ -193,6 +226,13 @@ export class LineEditor implements LineReader {
         case 'tab':
           this.completeAtCursor(read);
           break;
+        case 'shift-tab':
+          if (read.onShiftTab) {
+            const next = read.onShiftTab();
+            read.prompt = next.prompt;
+            read.footer = next.footer;
+          }
+          break;
         default:
           this.edit(key, read.message);
       }
@@ -249,10 +289,51 @@ export class LineEditor implements LineReader {
     return line;
   }
 
+  private handleChoice(key: Key, choosing: ActiveChoice): void {
+    const count = choosing.choices.length;
+    if (key.kind === 'text') {
+      const typed = key.text.trim().toLowerCase().charAt(0);
+      const index = /^[1-9]$/.test(typed) ? Number(typed) - 1 : choosing.choices.findIndex((choice) => choice.key === typed);
+      if (index >= 0 && index < count) this.finishChoice(choosing, { kind: 'choice', key: choosing.choices[index]!.key }, index);
+      return;
+    }
+    if (key.kind !== 'key') return;
+    switch (key.name) {
+      case 'up':
+      case 'down':
+        choosing.selected = (choosing.selected + (key.name === 'up' ? count - 1 : 1)) % count;
+        return this.draw();
+      case 'return':
+        return this.finishChoice(choosing, { kind: 'choice', key: choosing.choices[choosing.selected]!.key }, choosing.selected);
+      case 'escape':
+        return this.finishChoice(choosing, { kind: 'escape' });
+      case 'interrupt':
+        return this.finishChoice(choosing, { kind: 'interrupt' });
+      case 'end-of-input':
+        return this.finishChoice(choosing, { kind: 'eof' });
+    }
+  }
+
+  /** The question stays on screen with the answer after it; the menu goes. */
+  private finishChoice(choosing: ActiveChoice, result: ChoiceResult, picked?: number): void {
+    const answer = picked === undefined ? (result.kind === 'escape' ? 'No (Esc)' : '') : choosing.choices[picked]!.label;
+    this.area.draw({ prompt: `${choosing.question} `, text: answer, cursor: answer.length, display: this.display, below: [] });
+    this.write('\r\n');
+    this.area.reset();
+    this.choosing = undefined;
+    if (this.stashed) {
+      this.buffer.set(this.stashed.text, this.stashed.cursor);
+      this.stashed = undefined;
+    }
+    choosing.resolve(result);
+  }
+
   private finish(read: ActiveRead, result: ReadResult): void {
     this.hints = [];
     this.buffer.cursor = this.buffer.text.length;
+    this.finishing = true;
     this.draw();
+    this.finishing = false;
     this.take(read.message);
     this.write('\r\n');
     this.area.reset();
@@ -320,14 +401,26 @@ export class LineEditor implements LineReader {
 
   /** Redraws the prompt, the text and the rows under it in place, the cursor where it belongs. */
   private draw(): void {
+    if (this.choosing) return this.drawChoice(this.choosing);
     const read = this.active;
     if (!read) return;
     const completer = this.options.completer;
-    const below =
-      this.hints.length > 0 || !read.message || !completer
-        ? this.hints
+    const below = this.finishing
+      ? []
+      : this.hints.length > 0 || !read.message || !completer
+        ? [...this.hints]
         : completer.suggest(this.buffer.text, this.buffer.cursor).map((suggestion) => this.area.suggestionRow(suggestion));
+    if (read.footer && !this.finishing) below.push(this.dim(sanitizeLine(read.footer)));
     this.area.draw({ ...this.content(read), below });
+  }
+
+  private drawChoice(choosing: ActiveChoice): void {
+    const rows = choosing.choices.map((choice, index) => {
+      const row = `${choice.key}  ${sanitizeLine(choice.label)}`;
+      return index === choosing.selected ? `❯ ${row}` : this.dim(`  ${row}`);
+    });
+    rows.push(this.dim('  (press a key, or ↑/↓ and Enter; Esc says no)'));
+    this.area.draw({ prompt: `${choosing.question} `, text: '', cursor: 0, display: this.display, below: rows });
   }
 
   private write(text: string): void {

@@ -78,11 +78,20 @@ describe('describeWrite', () => {
     assert.equal(preview, [...Array.from({ length: 10 }, (_, index) => `line ${index + 1}`), '… 2 more lines'].join('\n'));
   });
 
-  test('says how many lines an overwrite replaces and cuts long lines', async () => {
+  test('says how many lines an overwrite replaces, and shows it as a diff against the file, long lines cut', async () => {
     await writeFile(path.join(workspace, 'existing.txt'), 'a\nb\nc\n');
-    const { summary, preview } = await describeWrite(workspace, { path: 'existing.txt', content: `${'y'.repeat(300)}\n` });
-    assert.equal(summary, 'write_file existing.txt (1 line) — overwrites existing 3 lines');
-    assert.equal(preview, `${'y'.repeat(120)}…`);
+    const { summary, preview, previewFormat } = await describeWrite(workspace, { path: 'existing.txt', content: `a\n${'y'.repeat(300)}\n` });
+    assert.equal(summary, 'write_file existing.txt (2 lines) — overwrites existing 3 lines');
+    assert.equal(previewFormat, 'diff');
+    assert.equal(preview, ['--- a/existing.txt', '+++ b/existing.txt', '@@ -1,3 +1,2 @@', ' a', '-b', '-c', `+${'y'.repeat(200)}…`].join('\n'));
+  });
+
+  test('an overwrite of a CRLF file shows only the lines that change, and a lone \\r stays visible', async () => {
+    await writeFile(path.join(workspace, 'crlf.txt'), 'one\r\ntwo\r\n');
+    const { preview } = await describeWrite(workspace, { path: 'crlf.txt', content: 'one\r\nTWO\rhidden\r\n' });
+    assert.match(preview, /^ one$/m);
+    assert.match(preview, /^-two$/m);
+    assert.match(preview, /^\+TWO␍hidden$/m);
   });
 
   test('warns instead of throwing when the write will be refused', async () => {

@@ -177,6 +177,7 @@ describe('"run with network" at the approval', { timeout: 10_000 }, () => {
       () => {},
       undefined,
       [],
+      undefined,
       { offered: () => offer, grant: (toolCallId) => grants.push(toolCallId) },
     );
     return { approval, reader };
@@ -194,7 +195,7 @@ describe('"run with network" at the approval', { timeout: 10_000 }, () => {
   test('is not offered otherwise, and "w" is then no answer', async () => {
     const grants: string[] = [];
     const reader = new ScriptedReader(['w', 'y']);
-    const approval = new InteractiveApproval(reader, () => {}, async () => ({ summary: 'run_command ls', preview: '' }), false, () => {}, undefined, [], {
+    const approval = new InteractiveApproval(reader, () => {}, async () => ({ summary: 'run_command ls', preview: '' }), false, () => {}, undefined, [], undefined, {
       offered: () => false,
       grant: (toolCallId) => grants.push(toolCallId),
     });

@@ -24,6 +24,10 @@ describe('KeyDecoder', { timeout: 5_000 }, () => {
     ]);
   });
 
+  test('Shift+Tab (CSI Z, back-tab) is its own key, also split across reads', () => {
+    assert.deepEqual(decode('\x1b[Z', '\x1b[', 'Z'), [key('shift-tab'), key('shift-tab')]);
+  });
+
   test('an escape sequence cut between reads waits for its end', () => {
     assert.deepEqual(decode('\x1b[', '1;5D'), [key('word-left')]);
   });

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import { afterEach, describe, test } from 'node:test';
+import { LineEditor } from '../../../src/ui/input/line-editor.ts';
+
+class FakeInput extends EventEmitter {
+  readonly isTTY = true;
+  setRawMode() {
+    return this;
+  }
+  setEncoding() {
+    return this;
+  }
+  resume() {
+    return this;
+  }
+  pause() {
+    return this;
+  }
+}
+
+class FakeOutput extends EventEmitter {
+  readonly isTTY = true;
+  columns = 80;
+  written = '';
+  write(text: string) {
+    this.written += text;
+    return true;
+  }
+}
+
+let editors: LineEditor[] = [];
+afterEach(() => {
+  for (const editor of editors) editor.close();
+  editors = [];
+});
+
+function start() {
+  const input = new FakeInput();
+  const output = new FakeOutput();
+  const editor = new LineEditor({ input: input as unknown as NodeJS.ReadStream, output: output as unknown as NodeJS.WriteStream, history: [] });
+  editors.push(editor);
+  return { editor, output, type: (keys: string) => input.emit('data', keys) };
+}
+
+const CHOICES = [
+  { key: 'y', label: 'Yes' },
+  { key: 'a', label: 'Yes, and always this session' },
+  { key: 'n', label: 'No' },
+  { key: 't', label: 'No, and tell it why' },
+];
+
+describe('LineEditor.choose: a menu answered by one key', { timeout: 10_000 }, () => {
+  test('one key picks its choice at once, without Enter; the question stays with the answer after it', async () => {
+    const { editor, output, type } = start();
+    const answer = editor.choose('write_file a.txt?', CHOICES);
+    assert.match(output.written, /❯ y {2}Yes/);
+    assert.match(output.written, /t {2}No, and tell it why/);
+    type('t');
+    assert.deepEqual(await answer, { kind: 'choice', key: 't' });
+    assert.match(output.written, /\x1b\[Jwrite_file a\.txt\? No, and tell it why(\r\x1b\[\d+C)?\r\n$/);
+  });
+
+  test('↓ and Enter pick the marked choice; ↑ wraps around', async () => {
+    const { editor, type } = start();
+    const down = editor.choose('q?', CHOICES);
+    type('\x1b[B');
+    type('\x1b[B');
+    type('\r');
+    assert.deepEqual(await down, { kind: 'choice', key: 'n' });
+    const up = editor.choose('q?', CHOICES);
+    type('\x1b[A');
+    type('\r');
+    assert.deepEqual(await up, { kind: 'choice', key: 't' });
+  });
+
+  test('Esc, Ctrl-C and Ctrl-D come back as such; other letters are ignored', async () => {
+    const { editor, type } = start();
+    const escaped = editor.choose('q?', CHOICES);
+    type('x');
+    type('\x1b');
+    assert.deepEqual(await escaped, { kind: 'escape' });
+    const interrupted = editor.choose('q?', CHOICES);
+    type('\x03');
+    assert.deepEqual(await interrupted, { kind: 'interrupt' });
+    const ended = editor.choose('q?', CHOICES);
+    type('\x04');
+    assert.deepEqual(await ended, { kind: 'eof' });
+  });
+
+  test('a half-typed message waits through the menu and is back at the next prompt', async () => {
+    const { editor, type } = start();
+    type('draft');
+    const answer = editor.choose('q?', CHOICES);
+    type('y');
+    await answer;
+    const next = editor.read('› ');
+    type('\r');
+    assert.deepEqual(await next, { kind: 'line', line: 'draft' });
+  });
+});
+
+describe('LineEditor: Shift+Tab and the footer at the message prompt', { timeout: 10_000 }, () => {
+  test('Shift+Tab calls onShiftTab and draws the prompt and footer it returns; the footer is erased when the line is sent', async () => {
+    const { editor, output, type } = start();
+    const modes = ['ask', 'auto-edit', 'plan'];
+    let index = 0;
+    const read = editor.read('› ', {
+      footer: 'ask mode',
+      onShiftTab: () => {
+        index = (index + 1) % modes.length;
+        return { prompt: index === 0 ? '› ' : `${modes[index]} › `, footer: `${modes[index]} mode` };
+      },
+    });
+    assert.match(output.written, /ask mode/);
+    type('\x1b[Z');
+    assert.match(output.written, /auto-edit › \r\n\S*auto-edit mode/);
+    type('\x1b[Z');
+    assert.match(output.written, /plan › \r\n\S*plan mode/);
+    type('hi');
+    const before = output.written.length;
+    type('\r');
+    assert.deepEqual(await read, { kind: 'line', line: 'hi' });
+    const last = output.written.slice(before);
+    assert.doesNotMatch(last, /mode/, `the last draw has no footer: ${JSON.stringify(last)}`);
+    assert.match(last, /plan › hi/);
+  });
+});
