@@ -62,7 +62,16 @@ export interface Config {
   mcpStartTimeoutSeconds?: number;
   /** --think / --no-think / --thinking-budget, SYLVAN_THINKING (see providers/thinking.ts). */
   thinking?: ThinkingSetting;
+  /** SYLVAN_CACHE, default `explicit` (see providers/cache-markers.ts). */
+  cache?: CacheMode;
 }
+
+/**
+ * `explicit`: DashScope cache markers for the models that take them, and history evicted in large
+ * chunks so the prefix stays the same; `implicit`: no markers (DashScope's own implicit cache), the
+ * same chunked eviction; `off`: no markers, and the oldest turns are left out one at a time.
+ */
+export type CacheMode = 'explicit' | 'implicit' | 'off';
 
 /** Bad usage: one line for the user, exit code 2. */
 export class ConfigError extends Error {
@@ -253,6 +262,11 @@ export function loadConfig(
   }
   if (print && resume?.kind === 'pick') throw new ConfigError('--resume needs a session id in print mode.');
 
+  const cacheRaw = nonEmpty(env.SYLVAN_CACHE);
+  if (cacheRaw !== undefined && cacheRaw !== 'explicit' && cacheRaw !== 'implicit' && cacheRaw !== 'off') {
+    throw new ConfigError(`SYLVAN_CACHE must be explicit, implicit or off, got "${cacheRaw}".`);
+  }
+
   const weatherRaw = nonEmpty(env.SYLVAN_WEATHER);
   if (weatherRaw !== undefined && weatherRaw !== 'live' && weatherRaw !== 'sample') {
     throw new ConfigError(`SYLVAN_WEATHER must be live or sample, got "${weatherRaw}".`);
@@ -291,5 +305,6 @@ export function loadConfig(
     settings,
     mcpStartTimeoutSeconds: numberSetting('SYLVAN_MCP_START_TIMEOUT', env, 10),
     thinking: parseThinkingOptions(values, env),
+    cache: cacheRaw ?? 'explicit',
   };
 }

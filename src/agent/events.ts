@@ -13,11 +13,18 @@ export type StopReason =
   | 'aborted'
   | 'error';
 
-/** Token counts; `cachedInputTokens` is the part of `inputTokens` served from the provider's cache. */
+/**
+ * Token counts. `cachedInputTokens` is the part of `inputTokens` served from the provider's cache;
+ * `explicitCachedInputTokens` the part of that which hit an explicit cache block (DashScope bills it
+ * lower than an implicit hit), and `cacheCreationInputTokens` the part of `inputTokens` that created
+ * one (billed higher). The two are optional: most providers report neither.
+ */
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
   cachedInputTokens: number;
+  explicitCachedInputTokens?: number;
+  cacheCreationInputTokens?: number;
 }
 
 export type AgentEvent =
@@ -46,13 +53,21 @@ export type AgentEvent =
       debug?: string;
     };
 
-export const emptyUsage = (): TokenUsage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
+export const emptyUsage = (): TokenUsage => ({
+  inputTokens: 0,
+  outputTokens: 0,
+  cachedInputTokens: 0,
+  explicitCachedInputTokens: 0,
+  cacheCreationInputTokens: 0,
+});
 
 export function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
   return {
     inputTokens: total.inputTokens + step.inputTokens,
     outputTokens: total.outputTokens + step.outputTokens,
     cachedInputTokens: total.cachedInputTokens + step.cachedInputTokens,
+    explicitCachedInputTokens: (total.explicitCachedInputTokens ?? 0) + (step.explicitCachedInputTokens ?? 0),
+    cacheCreationInputTokens: (total.cacheCreationInputTokens ?? 0) + (step.cacheCreationInputTokens ?? 0),
   };
 }
 

@@ -71,6 +71,8 @@ export function loadSession(home: string, id: string): LoadedSession {
         usage.inputTokens += finiteOrZero(entry.usage.inputTokens);
         usage.outputTokens += finiteOrZero(entry.usage.outputTokens);
         usage.cachedInputTokens += finiteOrZero(entry.usage.cachedInputTokens);
+        usage.explicitCachedInputTokens = (usage.explicitCachedInputTokens ?? 0) + finiteOrZero(entry.usage.explicitCachedInputTokens);
+        usage.cacheCreationInputTokens = (usage.cacheCreationInputTokens ?? 0) + finiteOrZero(entry.usage.cacheCreationInputTokens);
         break;
     }
   });
