@@ -53,22 +53,22 @@ export type AgentEvent =
       debug?: string;
     };
 
-export const emptyUsage = (): TokenUsage => ({
-  inputTokens: 0,
-  outputTokens: 0,
-  cachedInputTokens: 0,
-  explicitCachedInputTokens: 0,
-  cacheCreationInputTokens: 0,
-});
+export const emptyUsage = (): TokenUsage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
 
+/** The sum; the optional cache counts appear in it once either side has them. */
 export function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
-  return {
+  const sum: TokenUsage = {
     inputTokens: total.inputTokens + step.inputTokens,
     outputTokens: total.outputTokens + step.outputTokens,
     cachedInputTokens: total.cachedInputTokens + step.cachedInputTokens,
-    explicitCachedInputTokens: (total.explicitCachedInputTokens ?? 0) + (step.explicitCachedInputTokens ?? 0),
-    cacheCreationInputTokens: (total.cacheCreationInputTokens ?? 0) + (step.cacheCreationInputTokens ?? 0),
   };
+  if (total.explicitCachedInputTokens !== undefined || step.explicitCachedInputTokens !== undefined) {
+    sum.explicitCachedInputTokens = (total.explicitCachedInputTokens ?? 0) + (step.explicitCachedInputTokens ?? 0);
+  }
+  if (total.cacheCreationInputTokens !== undefined || step.cacheCreationInputTokens !== undefined) {
+    sum.cacheCreationInputTokens = (total.cacheCreationInputTokens ?? 0) + (step.cacheCreationInputTokens ?? 0);
+  }
+  return sum;
 }
 
 /** Exit code of print mode for a stop reason: 0 completed, 1 error, 3 guard or timeout, 130 interrupt. */

@@ -10,12 +10,14 @@ import type { TokenUsage } from './events.ts';
 export function tokenUsageOf(usage: LanguageModelUsage | undefined): TokenUsage {
   const cachedInputTokens = usage?.inputTokenDetails?.cacheReadTokens ?? 0;
   const cacheCreationInputTokens = usage?.inputTokenDetails?.cacheWriteTokens ?? 0;
+  const explicitCachedInputTokens = explicitCache(usage) ? cachedInputTokens : 0;
+  // Only when reported, so usage from other providers keeps its three counts.
   return {
     inputTokens: usage?.inputTokens ?? 0,
     outputTokens: usage?.outputTokens ?? 0,
     cachedInputTokens,
-    explicitCachedInputTokens: explicitCache(usage) ? cachedInputTokens : 0,
-    cacheCreationInputTokens,
+    ...(explicitCachedInputTokens > 0 && { explicitCachedInputTokens }),
+    ...(cacheCreationInputTokens > 0 && { cacheCreationInputTokens }),
   };
 }
 

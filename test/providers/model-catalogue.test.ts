@@ -46,8 +46,8 @@ describe('estimateCost', () => {
   });
 
   test('without a cached price, cached tokens cost the input price', () => {
-    // qwen-max: $1.6 in, no cached price.
-    assert.ok(Math.abs(estimateCost('qwen-max', usage(1000, 0, 1000))! - (1000 * 1.6) / 1e6) < 1e-12);
+    // qwen3-235b-a22b: $0.7 in, no cached price, not priced by DashScope's cache rates.
+    assert.ok(Math.abs(estimateCost('qwen3-235b-a22b', usage(1000, 0, 1000))! - (1000 * 0.7) / 1e6) < 1e-12);
   });
 
   test('unknown models and the mock have no price', () => {
