@@ -102,6 +102,11 @@ export function supportsExplicitCache(model: string): boolean {
   return EXPLICIT_CACHE_MODELS.has(model);
 }
 
+/** Whether the model's cache is billed at DashScope's rates (`DASHSCOPE_CACHE_RATES`). */
+export function pricedByDashScopeCache(model: string): boolean {
+  return find(model)?.dashscopeCache === true;
+}
+
 /** The token counts a price needs; the cache fields are parts of `inputTokens`. */
 export interface PricedUsage {
   inputTokens: number;
