@@ -30,9 +30,11 @@ export interface ModelEntry {
 export const DASHSCOPE_CACHE_RATES = { implicitHit: 0.2, explicitHit: 0.1, creation: 1.25 } as const;
 
 /**
- * The models that take explicit `cache_control` markers, from the same page's list of supported
- * models (stable names only: the page excludes snapshots and `-latest` aliases, which still get the
- * implicit cache). Matched exactly, never by prefix.
+ * The models that take explicit `cache_control` markers: the stable Qwen commercial models of the
+ * "Context cache" page (qwen3-max, qwen-plus, qwen-flash, qwen3-coder-plus/flash; explicit cache for
+ * qwen3-coder-plus was announced on 2025-09-11) and the newer ones Qwen announced with it
+ * (qwen3.5-plus, qwen3.6-plus, qwen3.7-max). Stable names only: the page leaves snapshots and
+ * `-latest` aliases out, and they still get the implicit cache. Matched exactly, never by prefix.
  */
 const EXPLICIT_CACHE_MODELS: ReadonlySet<string> = new Set([
   'qwen3-max',
