@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createContext, type BenchContext } from './context.ts';
+import { measureContextCache } from './context-cache.ts';
 import { measureContextFitting } from './context-fitting.ts';
 import { measureEnterToRequest } from './enter-to-request.ts';
 import { measureLoopOverhead } from './loop-overhead.ts';
@@ -33,6 +34,7 @@ const MEASUREMENTS: { label: string; measure: (context: BenchContext) => Section
   { label: "agent loop vs the seed's loop, 1,000 steps", measure: measureLoopOverhead },
   { label: 'context fitting at 1k, 10k, 100k messages', measure: () => measureContextFitting() },
   { label: `${LOOPBACK_TURNS} full turns on a loopback server`, measure: () => measureLoopbackTurns(LOOPBACK_TURNS) },
+  { label: 'DashScope context cache: 60 turns billed by the cache rules', measure: () => measureContextCache() },
   { label: 'other agents on the PATH', measure: measureOtherAgents },
 ];
 

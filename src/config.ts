@@ -71,7 +71,16 @@ export interface Config {
   thinking?: ThinkingSetting;
   /** --sandbox, SYLVAN_SANDBOX, settings `sandbox` (src/sandbox/sandbox-settings.ts); absent means auto, no network. */
   sandbox?: SandboxSettings;
+  /** SYLVAN_CACHE, default `explicit` (see providers/cache-markers.ts). */
+  cache?: CacheMode;
 }
+
+/**
+ * `explicit`: DashScope cache markers for the models that take them, and history evicted in large
+ * chunks so the prefix stays the same; `implicit`: no markers (DashScope's own implicit cache), the
+ * same chunked eviction; `off`: no markers, and the oldest turns are left out one at a time.
+ */
+export type CacheMode = 'explicit' | 'implicit' | 'off';
 
 export { ConfigError };
 
@@ -280,6 +289,10 @@ export function loadConfig(
     configError,
   );
   sources.notes.push(...approval.notes);
+  const cacheRaw = nonEmpty(env.SYLVAN_CACHE);
+  if (cacheRaw !== undefined && cacheRaw !== 'explicit' && cacheRaw !== 'implicit' && cacheRaw !== 'off') {
+    throw new ConfigError(`SYLVAN_CACHE must be explicit, implicit or off, got "${cacheRaw}".`);
+  }
 
   const weatherRaw = nonEmpty(env.SYLVAN_WEATHER);
   if (weatherRaw !== undefined && weatherRaw !== 'live' && weatherRaw !== 'sample') {
@@ -327,5 +340,6 @@ export function loadConfig(
       layers: settings.layers,
       fail: configError,
     }),
+    cache: cacheRaw ?? 'explicit',
   };
 }

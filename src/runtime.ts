@@ -148,7 +148,9 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const projectInstructions = instructionsSection(instructionFiles);
   let toolNames = Object.keys(tools);
   let instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames, projectInstructions });
-  let fitter = new ContextFitter(windowTokens, instructions, tools);
+  // SYLVAN_CACHE=off: no cache to keep a prefix stable for, so as much history as fits.
+  const eviction = config.cache === 'off' ? 'turns' : 'chunks';
+  let fitter = new ContextFitter(windowTokens, instructions, tools, { eviction });
   let currentTools: ToolSet = builtInTools;
   let waitedForMcp = config.mode.kind !== 'print';
   /** MCP servers come and go between turns: the tool set, the prompt naming it and the fitter follow. */
@@ -353,7 +355,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       models = modelFor(name);
       if (windowFollowsModel) {
         windowTokens = contextWindowFor(name);
-        fitter = new ContextFitter(windowTokens, instructions, currentTools);
+        fitter = new ContextFitter(windowTokens, instructions, currentTools, { eviction });
       }
       provider = providerContext({ ...config, model: name, contextTokens: windowTokens });
     },

@@ -181,6 +181,12 @@ describe('loadConfig: provider selection', () => {
     assert.equal(config([], { DASHSCOPE_API_KEY: 'sk', SYLVAN_WEATHER: 'sample' }).weather, 'sample');
   });
 
+  test('SYLVAN_CACHE: explicit by default, implicit or off when set', () => {
+    assert.equal(config([], { DASHSCOPE_API_KEY: 'sk' }).cache, 'explicit');
+    assert.equal(config([], { DASHSCOPE_API_KEY: 'sk', SYLVAN_CACHE: 'off' }).cache, 'off');
+    assert.equal(config([], { DASHSCOPE_API_KEY: 'sk', SYLVAN_CACHE: 'implicit' }).cache, 'implicit');
+  });
+
   test('--provider beats SYLVAN_PROVIDER, which beats the keys', () => {
     const environment = { DASHSCOPE_API_KEY: 'sk', SYLVAN_PROVIDER: 'mock' };
     assert.equal(config([], environment).provider, 'mock');
@@ -245,6 +251,10 @@ describe('loadConfig: invalid values are one-line ConfigErrors naming the culpri
     configError([], { DASHSCOPE_API_KEY: 'sk', DASHSCOPE_BASE_URL: 'not a url' }, 'DASHSCOPE_BASE_URL', 'not a url');
     configError([], { DASHSCOPE_API_KEY: 'sk', DASHSCOPE_BASE_URL: 'ftp://example.com/v1' }, 'DASHSCOPE_BASE_URL', 'http');
     configError([], { OPENAI_API_KEY: 'sk', OPENAI_BASE_URL: 'localhost:11434' }, 'OPENAI_BASE_URL');
+  });
+
+  test('SYLVAN_CACHE=always', () => {
+    configError([], { SYLVAN_CACHE: 'always' }, 'SYLVAN_CACHE', 'always', 'explicit', 'implicit', 'off');
   });
 
   test('SYLVAN_WEATHER=foo', () => {

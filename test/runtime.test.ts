@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
 import { nonInteractiveApproval } from '../src/ui/approval-prompt.ts';
 import { tempFolder } from './helpers/children.ts';
+import { contentText } from './helpers/chat-requests.ts';
 import { text, type DashScopeServer, type RecordedRequest, type ScriptedUsage } from './helpers/dashscope-server.ts';
 import { withDeadline } from './helpers/deadline.ts';
 import { closeAtEnd } from './helpers/served.ts';
@@ -68,7 +69,7 @@ async function turn(runtime: Runtime, line: string): Promise<AgentEvent[]> {
 }
 
 const userTexts = (request: RecordedRequest | undefined): string[] =>
-  (request?.body?.messages ?? []).filter((message) => message.role === 'user').map((message) => String(message.content));
+  (request?.body?.messages ?? []).filter((message) => message.role === 'user').map((message) => contentText(message.content));
 const notices = (events: AgentEvent[]): string[] => events.flatMap((event) => (event.type === 'notice' ? [event.message] : []));
 
 /** Usage a provider reports when it counts far more tokens than the estimate (the fitter's ratio caps at 2). */

@@ -1,7 +1,8 @@
 import { streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { COMPACTION_SUMMARY_PREFIX } from './context-window.ts';
 import { debugDetail, describeModelError, type ProviderContext } from './describe-error.ts';
-import { emptyUsage, type TokenUsage } from './events.ts';
+import { addUsage, emptyUsage, type TokenUsage } from './events.ts';
+import { tokenUsageOf } from './token-usage.ts';
 
 export const SUMMARIZE_REQUEST =
   'Summarize the conversation so far for your own later use: what the user asked, what the tools returned, what you answered, and anything still open. Keep names, numbers, file paths and decisions. Plain text, at most about 300 words.';
@@ -32,7 +33,7 @@ export async function compactHistory(options: {
   provider: ProviderContext;
 }): Promise<CompactResult> {
   const request = options.focus ? `${SUMMARIZE_REQUEST}\nAlso: ${options.focus}` : SUMMARIZE_REQUEST;
-  const usage = emptyUsage();
+  let usage = emptyUsage();
   try {
     // Streamed like every other request: some DashScope models (the thinking ones) answer only streams.
     const result = streamText({
@@ -51,11 +52,7 @@ export async function compactHistory(options: {
       if (part.type === 'text-delta') collected += part.text;
       else if (part.type === 'error') throw part.error;
       else if (part.type === 'abort') throw new Error(String(part.reason ?? 'aborted'));
-      else if (part.type === 'finish-step') {
-        usage.inputTokens += part.usage.inputTokens ?? 0;
-        usage.outputTokens += part.usage.outputTokens ?? 0;
-        usage.cachedInputTokens += part.usage.inputTokenDetails?.cacheReadTokens ?? 0;
-      }
+      else if (part.type === 'finish-step') usage = addUsage(usage, tokenUsageOf(part.usage));
     }
     const text = collected.trim();
     if (text === '') return { ok: false, message: 'The model returned an empty summary; the history was left as it was.', usage };

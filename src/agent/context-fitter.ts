@@ -1,5 +1,5 @@
 import type { ModelMessage, ToolSet } from 'ai';
-import { fitToWindow, toolResultCap } from './context-window.ts';
+import { fitToWindow, toolResultCap, type FitOptions, type FitResult } from './context-window.ts';
 import { HistoryMeasures } from './history-measures.ts';
 import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens, TokenCalibration } from './token-estimate.ts';
 import type { TokenUsage } from './events.ts';
@@ -17,6 +17,19 @@ function plainJsonSchema(schema: unknown): unknown {
   const json = (schema as { jsonSchema: unknown }).jsonSchema;
   return typeof json === 'object' && json !== null && typeof (json as { then?: unknown }).then !== 'function' ? json : undefined;
 }
+/**
+ * When the window is full, the chunked eviction leaves out older turns until the history takes at
+ * most this share of the room it has (the window less instructions, tools and the answer's room).
+ */
+export const EVICT_TO_SHARE = 0.7;
+
+/**
+ * `chunks` (the default): when the history no longer fits, older turns are left out until it takes
+ * `EVICT_TO_SHARE` of its room, and the same turns stay out until it is full again, so the prefix
+ * sent stays byte-identical for many steps and a provider's prompt cache can serve it; `turns`: as
+ * many of the newest turns as fit, which moves the start of the history at every step once full.
+ */
+export type Eviction = 'chunks' | 'turns';
 
 /** Fitted history plus what the user should be told about it. */
 export interface FittedMessages {
@@ -39,12 +52,17 @@ export class ContextFitter {
   private readonly measures = new HistoryMeasures();
   /** The last fitted window and its raw estimate, so `observe` on it needs no pass of its own. */
   private lastFit: { messages: readonly ModelMessage[]; length: number; rawTokens: number } | undefined;
+  /** With chunked eviction, the index of the oldest turn kept since the last eviction (undefined: none yet in this history). */
+  private keptFrom: number | undefined;
+  private readonly eviction: Eviction;
 
   constructor(
     readonly windowTokens: number,
     instructions: string,
     tools: ToolSet,
+    options: { eviction?: Eviction } = {},
   ) {
+    this.eviction = options.eviction ?? 'chunks';
     this.reserveFor(instructions, tools);
   }
 
@@ -90,19 +108,17 @@ export class ContextFitter {
    * The history to send. Before every step: the measures of an append-only history are kept between
    * calls (see `HistoryMeasures`), so a history that fits whole costs one pass of arithmetic; one that
    * does not is fitted turn by turn from the newest, visiting about a window's worth of messages.
+   * With chunked eviction (see `Eviction`) the oldest turn kept is remembered while the history only
+   * grows; a new array (/compact, /clear, a repair) starts again from the whole history.
    */
   fit(messages: readonly ModelMessage[]): FittedMessages {
-    this.measures.sync(messages);
+    if (!this.measures.sync(messages)) this.keptFrom = undefined;
     const budget = Math.max(0, this.windowTokens - this.reservedTokens);
-    const whole = this.measures.fitWhole(messages, budget, this.calibration.ratio, toolResultCap({ windowTokens: this.windowTokens }));
-    const result =
-      whole ??
-      fitToWindow(messages, {
-        windowTokens: this.windowTokens,
-        reservedTokens: this.reservedTokens,
-        estimate: (message) => this.count(message),
-        userMessageCount: this.measures.userMessages(messages),
-      });
+    const whole =
+      this.keptFrom === undefined
+        ? this.measures.fitWhole(messages, budget, this.calibration.ratio, toolResultCap({ windowTokens: this.windowTokens }))
+        : undefined;
+    const result = whole ?? this.fitPart(messages, budget);
     this.lastFit = whole && { messages: whole.messages, length: whole.messages.length, rawTokens: whole.rawTokens };
     let notice: string | undefined;
     if (result.droppedTurns > 0 && result.droppedTurns !== this.lastDroppedTurns) {
@@ -128,6 +144,24 @@ export class ContextFitter {
         ? `; most are ${largest.prefix} (${largest.count.toLocaleString('en-US')} tools, about ${largest.tokens.toLocaleString('en-US')} tokens): "maxTools" in that MCP server's settings entry offers fewer`
         : '';
     return `(the definitions of the ${count.toLocaleString('en-US')} tools take about ${this.toolTokens.toLocaleString('en-US')} tokens, more than the ${window} context window leaves for them${who}; sending anyway, the model may refuse it)`;
+  }
+
+  /** A history that does not fit whole: the turns kept since the last eviction while they fit, else a new eviction. */
+  private fitPart(messages: readonly ModelMessage[], budget: number): FitResult {
+    const options: FitOptions = {
+      windowTokens: this.windowTokens,
+      reservedTokens: this.reservedTokens,
+      estimate: (message) => this.count(message),
+      userMessageCount: this.measures.userMessages(messages),
+    };
+    if (this.eviction === 'turns') return fitToWindow(messages, options);
+    if (this.keptFrom !== undefined) {
+      const kept = fitToWindow(messages, { ...options, keepFrom: this.keptFrom });
+      if (kept.keptFrom === this.keptFrom) return kept;
+    }
+    const evicted = fitToWindow(messages, { ...options, keepFrom: this.keptFrom, keepTokens: Math.floor(budget * EVICT_TO_SHARE) });
+    this.keptFrom = evicted.keptFrom;
+    return evicted;
   }
 
   /** Learns from the provider's count of what was sent. */

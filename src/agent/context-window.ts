@@ -26,6 +26,13 @@ export interface FitOptions {
   maxToolResultTokens?: number;
   /** How many user messages `messages` holds, when the caller keeps the count (saves a pass over the history). */
   userMessageCount?: number;
+  /** No older message before this index is kept (the caller's earlier eviction point; default 0). */
+  keepFrom?: number;
+  /**
+   * Older turns are kept only while the whole fit stays within this many tokens (default: the
+   * budget). The current turn and the summary pair still get the whole budget.
+   */
+  keepTokens?: number;
 }
 
 export interface FitResult {
@@ -39,6 +46,8 @@ export interface FitResult {
   shortenedResults: number;
   /** Estimated tokens of `messages`; may exceed the budget when the current turn alone does not fit. */
   estimatedTokens: number;
+  /** Index in the input of the oldest message kept after the summary pair (the current turn's start when no older turn is). */
+  keptFrom: number;
 }
 
 /** True for the user message /compact writes at the start of a compacted history. */
@@ -114,11 +123,15 @@ export function fitToWindow(messages: readonly ModelMessage[], options: FitOptio
     }
   }
 
+  if (options.keepTokens !== undefined) remaining = Math.min(remaining, options.keepTokens - sumTokens(current) - sumTokens(summary));
+
   // Older turns, newest first: a turn is accepted only once its user message is reached.
   const older: Measured[] = [];
   let pending: Measured[] = [];
   let pendingTokens = 0;
-  for (let index = currentStart - 1; index >= lowestOlderIndex && lowestOlderIndex >= 0; index--) {
+  let keptFrom = currentStart;
+  const oldest = Math.max(lowestOlderIndex, options.keepFrom ?? 0);
+  for (let index = currentStart - 1; index >= oldest && lowestOlderIndex >= 0; index--) {
     const measured = measure(messages[index] as ModelMessage, maxToolResultTokens);
     pendingTokens += measured.tokens;
     if (pendingTokens > remaining) break;
@@ -128,6 +141,7 @@ export function fitToWindow(messages: readonly ModelMessage[], options: FitOptio
       remaining -= pendingTokens;
       pending = [];
       pendingTokens = 0;
+      keptFrom = index;
     }
   }
   older.reverse();
@@ -140,6 +154,7 @@ export function fitToWindow(messages: readonly ModelMessage[], options: FitOptio
     droppedMessages: messages.length - kept.length,
     shortenedResults: kept.reduce((total, measured) => total + measured.shortened, 0),
     estimatedTokens: sumTokens(kept),
+    keptFrom,
   };
 }
 

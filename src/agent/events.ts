@@ -13,11 +13,18 @@ export type StopReason =
   | 'aborted'
   | 'error';
 
-/** Token counts; `cachedInputTokens` is the part of `inputTokens` served from the provider's cache. */
+/**
+ * Token counts. `cachedInputTokens` is the part of `inputTokens` served from the provider's cache;
+ * `explicitCachedInputTokens` the part of that which hit an explicit cache block (DashScope bills it
+ * lower than an implicit hit), and `cacheCreationInputTokens` the part of `inputTokens` that created
+ * one (billed higher). The two are optional: most providers report neither.
+ */
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
   cachedInputTokens: number;
+  explicitCachedInputTokens?: number;
+  cacheCreationInputTokens?: number;
 }
 
 export type AgentEvent =
@@ -48,12 +55,20 @@ export type AgentEvent =
 
 export const emptyUsage = (): TokenUsage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
 
+/** The sum; the optional cache counts appear in it once either side has them. */
 export function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
-  return {
+  const sum: TokenUsage = {
     inputTokens: total.inputTokens + step.inputTokens,
     outputTokens: total.outputTokens + step.outputTokens,
     cachedInputTokens: total.cachedInputTokens + step.cachedInputTokens,
   };
+  if (total.explicitCachedInputTokens !== undefined || step.explicitCachedInputTokens !== undefined) {
+    sum.explicitCachedInputTokens = (total.explicitCachedInputTokens ?? 0) + (step.explicitCachedInputTokens ?? 0);
+  }
+  if (total.cacheCreationInputTokens !== undefined || step.cacheCreationInputTokens !== undefined) {
+    sum.cacheCreationInputTokens = (total.cacheCreationInputTokens ?? 0) + (step.cacheCreationInputTokens ?? 0);
+  }
+  return sum;
 }
 
 /** Exit code of print mode for a stop reason: 0 completed, 1 error, 3 guard or timeout, 130 interrupt. */

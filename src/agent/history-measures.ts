@@ -31,8 +31,11 @@ export class HistoryMeasures {
   private firstUser = -1;
   private firstUserSearchedTo = 0;
 
-  /** Brings the measures up to `messages`: only the messages appended since the last call are new to it. */
-  sync(messages: readonly ModelMessage[]): void {
+  /**
+   * Brings the measures up to `messages`: only the messages appended since the last call are new to
+   * it. Returns false when `messages` is not the last history grown by appending, and so was measured anew.
+   */
+  sync(messages: readonly ModelMessage[]): boolean {
     const known = this.rawTokens.length;
     const appendedTo = messages === this.source && messages.length >= known && (known === 0 || messages[known - 1] === this.lastMessage);
     if (!appendedTo) {
@@ -45,6 +48,7 @@ export class HistoryMeasures {
     }
     for (let index = this.rawTokens.length; index < messages.length; index++) this.rawTokens.push(UNKNOWN);
     this.lastMessage = messages.at(-1);
+    return appendedTo;
   }
 
   /** User messages in `messages` (the history last synced). */
@@ -95,7 +99,7 @@ export class HistoryMeasures {
     }
     const kept = messages.slice(start);
     if (shortened) for (const [index, message] of shortened) kept[index - start] = message;
-    return { messages: kept, droppedTurns: 0, droppedMessages: start, shortenedResults, estimatedTokens: tokens, rawTokens };
+    return { messages: kept, droppedTurns: 0, droppedMessages: start, shortenedResults, estimatedTokens: tokens, rawTokens, keptFrom: start };
   }
 
   private firstUserIndex(messages: readonly ModelMessage[]): number {

@@ -5,8 +5,10 @@ import type { LanguageModelV4, LanguageModelV4Middleware } from '@ai-sdk/provide
 import { extractReasoningMiddleware, wrapLanguageModel, type LanguageModel } from 'ai';
 import type { Config } from '../config.ts';
 import type { ProviderContext } from '../agent/describe-error.ts';
+import { cacheMarkersMiddleware } from './cache-markers.ts';
 import { guardedFetch } from './guarded-fetch.ts';
 import { createMockModel } from './mock/mock-model.ts';
+import { supportsExplicitCache } from './model-catalogue.ts';
 import { dashscopeSearchFetch, type SearchSourceLog } from './dashscope-search.ts';
 import { thinkingRequest, type ThinkingSetting } from './thinking.ts';
 import { toolMarkupMiddleware } from './tool-markup-middleware.ts';
@@ -54,8 +56,13 @@ export function createModel(config: Config, options: ModelOptions = {}): Languag
   };
   const middleware: LanguageModelV4Middleware[] = [truncatedCallsMiddleware(), toolMarkupMiddleware(), thinkTagsMiddleware()];
   if (config.provider === 'dashscope') middleware.push(thinkingMiddleware(config.model, options));
+  if (sendsCacheMarkers(config)) middleware.push(cacheMarkersMiddleware());
   return wrapLanguageModel({ model: base(), middleware });
 }
+
+/** Explicit cache markers go to DashScope models that take them, unless SYLVAN_CACHE says otherwise. */
+export const sendsCacheMarkers = (config: Pick<Config, 'provider' | 'model' | 'cache'>): boolean =>
+  config.provider === 'dashscope' && (config.cache ?? 'explicit') === 'explicit' && supportsExplicitCache(config.model);
 
 /** `<think>…</think>` in the content (vLLM, llama.cpp without a reasoning parser) becomes reasoning. */
 const thinkTagsMiddleware = (): LanguageModelV4Middleware => ({

@@ -14,18 +14,48 @@ export type ThinkingSupport = 'hybrid' | 'always' | 'never';
 export interface ModelEntry {
   contextTokens: number;
   thinking: ThinkingSupport;
+  /**
+   * `cachedInput` is a provider's published price for a cache hit. DashScope's models are priced by
+   * the rates of its context cache instead (`DASHSCOPE_CACHE_RATES`): `dashscopeCache` marks them.
+   */
   price?: { input: number; output: number; cachedInput?: number };
+  dashscopeCache?: true;
 }
 
+/**
+ * DashScope's context-cache billing, as shares of the input price (Alibaba Cloud Model Studio,
+ * "Context cache"): a hit on the implicit cache costs 20%, a hit on an explicit cache block 10%,
+ * and the tokens that create an explicit block 125%.
+ */
+export const DASHSCOPE_CACHE_RATES = { implicitHit: 0.2, explicitHit: 0.1, creation: 1.25 } as const;
+
+/**
+ * The models that take explicit `cache_control` markers: the stable Qwen commercial models of the
+ * "Context cache" page (qwen3-max, qwen-plus, qwen-flash, qwen3-coder-plus/flash; explicit cache for
+ * qwen3-coder-plus was announced on 2025-09-11) and the newer ones Qwen announced with it
+ * (qwen3.5-plus, qwen3.6-plus, qwen3.7-max). Stable names only: the page leaves snapshots and
+ * `-latest` aliases out, and they still get the implicit cache. Matched exactly, never by prefix.
+ */
+const EXPLICIT_CACHE_MODELS: ReadonlySet<string> = new Set([
+  'qwen3-max',
+  'qwen-plus',
+  'qwen-flash',
+  'qwen3-coder-plus',
+  'qwen3-coder-flash',
+  'qwen3.5-plus',
+  'qwen3.6-plus',
+  'qwen3.7-max',
+]);
+
 const CATALOGUE: Record<string, ModelEntry> = {
-  'qwen3-max': { contextTokens: 262_144, thinking: 'hybrid', price: { input: 1.2, output: 6 } },
-  'qwen-max': { contextTokens: 32_768, thinking: 'never', price: { input: 1.6, output: 6.4 } },
-  'qwen-plus': { contextTokens: 131_072, thinking: 'hybrid', price: { input: 0.4, output: 1.2, cachedInput: 0.16 } },
-  'qwen-flash': { contextTokens: 1_000_000, thinking: 'hybrid', price: { input: 0.05, output: 0.4 } },
-  'qwen-turbo': { contextTokens: 1_000_000, thinking: 'hybrid', price: { input: 0.05, output: 0.2 } },
+  'qwen3-max': { contextTokens: 262_144, thinking: 'hybrid', price: { input: 1.2, output: 6 }, dashscopeCache: true },
+  'qwen-max': { contextTokens: 32_768, thinking: 'never', price: { input: 1.6, output: 6.4 }, dashscopeCache: true },
+  'qwen-plus': { contextTokens: 131_072, thinking: 'hybrid', price: { input: 0.4, output: 1.2 }, dashscopeCache: true },
+  'qwen-flash': { contextTokens: 1_000_000, thinking: 'hybrid', price: { input: 0.05, output: 0.4 }, dashscopeCache: true },
+  'qwen-turbo': { contextTokens: 1_000_000, thinking: 'hybrid', price: { input: 0.05, output: 0.2 }, dashscopeCache: true },
   'qwen-long': { contextTokens: 10_000_000, thinking: 'never', price: { input: 0.07, output: 0.28 } },
-  'qwen3-coder-plus': { contextTokens: 1_000_000, thinking: 'never', price: { input: 1, output: 5 } },
-  'qwen3-coder-flash': { contextTokens: 1_000_000, thinking: 'never', price: { input: 0.3, output: 1.5 } },
+  'qwen3-coder-plus': { contextTokens: 1_000_000, thinking: 'never', price: { input: 1, output: 5 }, dashscopeCache: true },
+  'qwen3-coder-flash': { contextTokens: 1_000_000, thinking: 'never', price: { input: 0.3, output: 1.5 }, dashscopeCache: true },
   'qwq-plus': { contextTokens: 131_072, thinking: 'always', price: { input: 0.8, output: 2.4 } },
   'qwq-32b': { contextTokens: 131_072, thinking: 'always' },
   'qwen3-235b-a22b': { contextTokens: 131_072, thinking: 'hybrid', price: { input: 0.7, output: 2.8 } },
@@ -69,14 +99,57 @@ export function thinkingSupportOf(model: string): ThinkingSupport {
   return /^qwen3/.test(name) ? 'hybrid' : 'never';
 }
 
-/** Estimated cost in USD, or undefined when the price table does not know the model. */
-export function estimateCost(
-  model: string,
-  usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number },
-): number | undefined {
+/** Whether DashScope takes explicit cache markers for this model (see `EXPLICIT_CACHE_MODELS`). */
+export function supportsExplicitCache(model: string): boolean {
+  return EXPLICIT_CACHE_MODELS.has(model);
+}
+
+/** Whether the model's cache is billed at DashScope's rates (`DASHSCOPE_CACHE_RATES`). */
+export function pricedByDashScopeCache(model: string): boolean {
+  return find(model)?.dashscopeCache === true;
+}
+
+/** The token counts a price needs; the cache fields are parts of `inputTokens`. */
+export interface PricedUsage {
+  inputTokens: number;
+  outputTokens: number;
+  /** Input served from a cache (implicit and explicit hits together). */
+  cachedInputTokens: number;
+  /** The part of `cachedInputTokens` that hit an explicit cache block. */
+  explicitCachedInputTokens?: number;
+  /** Input that created an explicit cache block. */
+  cacheCreationInputTokens?: number;
+}
+
+export interface CostEstimate {
+  /** USD for everything. */
+  total: number;
+  /** USD for the input as billed (hits and creation at their rates). */
+  input: number;
+  /** USD the same input would cost with no cache at all. */
+  inputWithoutCache: number;
+}
+
+/** Estimated cost in USD with its input part, or undefined when the price table does not know the model. */
+export function estimateCosts(model: string, usage: PricedUsage): CostEstimate | undefined {
   const price = find(model)?.price;
   if (!price) return undefined;
   const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
-  const fresh = usage.inputTokens - cached;
-  return (fresh * price.input + cached * (price.cachedInput ?? price.input) + usage.outputTokens * price.output) / 1_000_000;
+  const explicit = Math.min(usage.explicitCachedInputTokens ?? 0, cached);
+  const creation = Math.min(usage.cacheCreationInputTokens ?? 0, usage.inputTokens - cached);
+  const fresh = usage.inputTokens - cached - creation;
+  let input: number;
+  if (find(model)?.dashscopeCache) {
+    const rates = DASHSCOPE_CACHE_RATES;
+    input = price.input * (fresh + creation * rates.creation + explicit * rates.explicitHit + (cached - explicit) * rates.implicitHit);
+  } else {
+    input = fresh * price.input + creation * price.input + cached * (price.cachedInput ?? price.input);
+  }
+  const output = usage.outputTokens * price.output;
+  return { total: (input + output) / 1_000_000, input: input / 1_000_000, inputWithoutCache: (usage.inputTokens * price.input) / 1_000_000 };
+}
+
+/** Estimated cost in USD, or undefined when the price table does not know the model. */
+export function estimateCost(model: string, usage: PricedUsage): number | undefined {
+  return estimateCosts(model, usage)?.total;
 }

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { ModelMessage } from 'ai';
 import { findUnansweredToolCalls, repairHistory } from '../agent/context-window.ts';
-import { emptyUsage, type TokenUsage } from '../agent/events.ts';
+import { addUsage, emptyUsage, type TokenUsage } from '../agent/events.ts';
 import { parseEntry, SESSION_FORMAT_VERSION, type SessionMeta } from './session-entry.ts';
 import { sessionPath, sessionsDirectory } from './session-paths.ts';
 
@@ -43,7 +43,7 @@ export function loadSession(home: string, id: string): LoadedSession {
   const warnings: string[] = [];
   let meta: SessionMeta | undefined;
   let messages: ModelMessage[] = [];
-  const usage = emptyUsage();
+  let usage = emptyUsage();
   const lines = text.split('\n');
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
@@ -68,9 +68,13 @@ export function loadSession(home: string, id: string): LoadedSession {
         messages = [...entry.messages];
         break;
       case 'usage':
-        usage.inputTokens += finiteOrZero(entry.usage.inputTokens);
-        usage.outputTokens += finiteOrZero(entry.usage.outputTokens);
-        usage.cachedInputTokens += finiteOrZero(entry.usage.cachedInputTokens);
+        usage = addUsage(usage, {
+          inputTokens: finiteOrZero(entry.usage.inputTokens),
+          outputTokens: finiteOrZero(entry.usage.outputTokens),
+          cachedInputTokens: finiteOrZero(entry.usage.cachedInputTokens),
+          ...(entry.usage.explicitCachedInputTokens !== undefined && { explicitCachedInputTokens: finiteOrZero(entry.usage.explicitCachedInputTokens) }),
+          ...(entry.usage.cacheCreationInputTokens !== undefined && { cacheCreationInputTokens: finiteOrZero(entry.usage.cacheCreationInputTokens) }),
+        });
         break;
     }
   });

@@ -30,6 +30,7 @@ export const SETTING_OPTIONS: Record<string, SettingOption> = {
   toolTimeout: { variable: 'SYLVAN_TOOL_TIMEOUT', type: 'positive-number' },
   maxRetries: { variable: 'SYLVAN_MAX_RETRIES', type: 'non-negative-integer' },
   weather: { variable: 'SYLVAN_WEATHER', type: ['live', 'sample'] },
+  cache: { variable: 'SYLVAN_CACHE', type: ['explicit', 'implicit', 'off'] },
   contextTokens: { variable: 'SYLVAN_CONTEXT_TOKENS', type: 'positive-integer' },
   mockDelayMs: { variable: 'SYLVAN_MOCK_DELAY_MS', type: 'non-negative-integer' },
   mcpStartTimeout: { variable: 'SYLVAN_MCP_START_TIMEOUT', type: 'positive-number' },

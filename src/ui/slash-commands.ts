@@ -1,4 +1,3 @@
-import { estimateCost } from '../providers/model-catalogue.ts';
 import { listSessions, sessionsUnavailable } from '../session/store.ts';
 import { showInstructions, showMcpServers } from './mcp-commands.ts';
 import { modelCommand, thinkCommand } from './model-commands.ts';
@@ -6,6 +5,7 @@ import type { ReplState } from './repl.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
 import { fullToolOutput } from './tool-calls.ts';
 import { modeCommand } from './mode-command.ts';
+import { usageReport } from './usage-report.ts';
 
 interface SlashCommand {
   name: string;
@@ -84,18 +84,12 @@ const COMMANDS: SlashCommand[] = [
     usage: '/usage',
     summary: 'tokens used this session, and the estimated cost',
     run(_argument, state) {
-      const usage = state.runtime.sessionUsage;
-      state.print(
-        `  session: ${usage.inputTokens.toLocaleString('en-US')} input · ${usage.outputTokens.toLocaleString('en-US')} output · ${usage.cachedInputTokens.toLocaleString('en-US')} cached`,
-      );
+      const report = usageReport(state.runtime.model, state.runtime.sessionUsage);
+      state.print(report.totals);
+      if (report.cache) state.print(report.cache);
       const percent = Math.round(state.runtime.contextShare() * 100);
       state.print(`  context: about ${percent}% of the ${Math.round(state.runtime.windowTokens / 1000)}k window`);
-      const cost = estimateCost(state.runtime.model, usage);
-      state.print(
-        cost === undefined
-          ? state.dim(`  no price known for ${state.runtime.model}`)
-          : `  ≈ $${cost.toFixed(4)} at ${state.runtime.model} list prices (an estimate)`,
-      );
+      state.print(report.cost ?? state.dim(report.unpriced ?? ''));
     },
   },
   {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { jsonSchema, tool, type ModelMessage } from 'ai';
-import { ContextFitter, type FittedMessages } from '../../src/agent/context-fitter.ts';
+import { ContextFitter, EVICT_TO_SHARE, type FittedMessages } from '../../src/agent/context-fitter.ts';
 import { COMPACTION_SUMMARY_PREFIX, fitToWindow, repairHistory } from '../../src/agent/context-window.ts';
 import { Conversation } from '../../src/agent/conversation.ts';
 import { estimateMessageTokens, TokenCalibration } from '../../src/agent/token-estimate.ts';
@@ -40,8 +40,9 @@ const assertSameFit = (actual: FittedMessages, expected: FittedMessages, context
 describe('ContextFitter on a history that grows', { timeout: 60_000 }, () => {
   // 24k: results over its 6k cap are shortened while the history still fits whole; 1.5k and 6k leave turns out.
   for (const windowTokens of [1_000_000, 24_000, 6_000, 1_500]) {
-    test(`sends what fitToWindow would, step after step, as the provider's counts move the calibration (${windowTokens.toLocaleString('en-US')}-token window)`, () => {
-      const fitter = new ContextFitter(windowTokens, 'You are a test.', {});
+    // Turn-by-turn eviction (SYLVAN_CACHE=off) is fitToWindow's; the default chunked eviction is tested below.
+    test(`with turn-by-turn eviction, sends what fitToWindow would, step after step, as the provider's counts move the calibration (${windowTokens.toLocaleString('en-US')}-token window)`, () => {
+      const fitter = new ContextFitter(windowTokens, 'You are a test.', {}, { eviction: 'turns' });
       // The fitter's calibration, followed from outside: what it learns from the same reports.
       const calibration = new TokenCalibration({ minRatio: 1, maxRatio: 2 });
       const history: ModelMessage[] = [];
@@ -69,10 +70,10 @@ describe('ContextFitter on a history that grows', { timeout: 60_000 }, () => {
     });
   }
 
-  test('a fit after the provider reported usage counts as a fresh fit does, whole history or not', () => {
+  test('with turn-by-turn eviction, a fit after the provider reported usage counts as a fresh fit does, whole history or not', () => {
     for (const windowTokens of [1_000_000, 24_000, 6_000]) {
-      const incremental = new ContextFitter(windowTokens, 'You are a test.', {});
-      const fresh = new ContextFitter(windowTokens, 'You are a test.', {});
+      const incremental = new ContextFitter(windowTokens, 'You are a test.', {}, { eviction: 'turns' });
+      const fresh = new ContextFitter(windowTokens, 'You are a test.', {}, { eviction: 'turns' });
       const history: ModelMessage[] = [];
       for (let index = 0; index < 40; index++) {
         for (const step of turn(index)) {
@@ -172,5 +173,91 @@ describe('ContextFitter: tools that fill the window (issue 22, failure 7)', () =
     const plain = new ContextFitter(1_000_000, '', { x__y: tool({ description: 'd', inputSchema: jsonSchema({ type: 'object' }) }) });
     const big = new ContextFitter(1_000_000, '', { x__y: tool({ description: 'd', inputSchema: jsonSchema(schema as Parameters<typeof jsonSchema>[0]) }) });
     assert.ok(reserveOf(big) - reserveOf(plain) > 1_000, `${reserveOf(big)} vs ${reserveOf(plain)}`);
+  });
+});
+
+/** Every tool result in `messages` answers a call made earlier in `messages`. */
+const pairsKept = (messages: readonly ModelMessage[]): boolean => {
+  const calls = new Set<string>();
+  for (const message of messages) {
+    if (message.role === 'assistant' && Array.isArray(message.content)) {
+      for (const part of message.content) if (part.type === 'tool-call') calls.add(part.toolCallId);
+    }
+    if (message.role === 'tool' && message.content.some((part) => part.type === 'tool-result' && !calls.has(part.toolCallId))) return false;
+  }
+  return true;
+};
+
+describe('ContextFitter evicts in chunks (the default), so the prefix it sends stays the same', { timeout: 60_000 }, () => {
+  for (const windowTokens of [24_000, 6_000]) {
+    test(`once the ${windowTokens.toLocaleString('en-US')}-token window is full, older turns go out together and the kept start does not move until it is full again`, () => {
+      const fitter = new ContextFitter(windowTokens, 'You are a test.', {});
+      const room = windowTokens - reserveOf(fitter);
+      const history: ModelMessage[] = [];
+      let previous: ModelMessage[] | undefined;
+      let fits = 0;
+      let evictions = 0;
+      let sameStart = 0;
+      for (let index = 0; index < 60; index++) {
+        for (const step of turn(index)) {
+          history.push(...step);
+          const fitted = fitter.fit(history);
+          fits++;
+          assert.ok(fitted.estimatedTokens <= room, `turn ${index}: within the room for history`);
+          assert.equal(fitted.messages[0]?.role, 'user', `turn ${index}: starts on a turn`);
+          assert.ok(pairsKept(fitted.messages), `turn ${index}: every result has its call`);
+          const first = fitted.messages[0];
+          if (previous !== undefined && previous[0] !== first) {
+            // A new start: only where the whole last request would no longer have fitted, and down to about 70%.
+            evictions++;
+            assert.ok(fitted.estimatedTokens <= Math.floor(room * EVICT_TO_SHARE) + 2_000, `turn ${index}: evicted to about ${EVICT_TO_SHARE}`);
+          } else if (previous !== undefined) {
+            sameStart++;
+            // The same start: what was sent before is sent again, message for message, with the new messages after it.
+            previous.forEach((message, position) => assert.equal(fitted.messages[position], message, `turn ${index}: message ${position} is the one sent before`));
+          }
+          previous = fitted.messages;
+        }
+      }
+      assert.ok(evictions > 0, 'the window filled');
+      assert.ok(sameStart >= evictions * 5, `${sameStart} fits kept the start, ${evictions} moved it`);
+      // The old fitter moved the start at nearly every step once full.
+      let moved = 0;
+      let before: ModelMessage | undefined;
+      const old = new ContextFitter(windowTokens, 'You are a test.', {}, { eviction: 'turns' });
+      const again: ModelMessage[] = [];
+      for (let index = 0; index < 60; index++) {
+        for (const step of turn(index)) {
+          again.push(...step);
+          const first = old.fit(again).messages[0];
+          if (before !== undefined && first !== before) moved++;
+          before = first;
+        }
+      }
+      // (In the 6k window a single long result is a quarter of the room, so even turn by turn drops turns in bursts.)
+      if (windowTokens === 24_000) assert.ok(evictions * 3 < moved, `chunked: ${evictions} new starts in ${fits} fits; turn by turn: ${moved}`);
+      else assert.ok(evictions <= moved, `chunked: ${evictions} new starts in ${fits} fits; turn by turn: ${moved}`);
+    });
+  }
+
+  test('a /compact summary stays first across evictions, and a new array starts the measures again', () => {
+    const fitter = new ContextFitter(6_000, 'You are a test.', {});
+    const summary = [user(`${COMPACTION_SUMMARY_PREFIX}:\nthe user read twelve files.`), assistant('Understood.')];
+    const history: ModelMessage[] = [...summary];
+    const starts = new Set<ModelMessage>();
+    for (let index = 0; index < 40; index++) {
+      for (const step of turn(index)) {
+        history.push(...step);
+        const fitted = fitter.fit(history);
+        assert.equal(fitted.messages[0], summary[0]);
+        assert.equal(fitted.messages[1], summary[1]);
+        assert.equal(fitted.messages[2]?.role, 'user');
+        starts.add(fitted.messages[2] as ModelMessage);
+      }
+    }
+    assert.ok(starts.size > 1 && starts.size < 15, `${starts.size} different starts after the summary`);
+    // /clear: a new array that fits whole is sent whole.
+    const cleared = [user('first'), assistant('one'), user('second')];
+    assert.deepEqual(fitter.fit(cleared).messages, cleared);
   });
 });

@@ -512,8 +512,10 @@ describe('memory: /usage', () => {
     }
     return text('Done.', { usage });
   };
-  // qwen-plus list prices per million: 0.4 in, 0.16 cached in, 1.2 out.
-  const expectedCost = ((120_000 - 20_000) * 0.4 + 20_000 * 0.16 + 15_000 * 1.2) / 1_000_000;
+  // qwen-plus list prices per million: 0.4 in, 1.2 out; cached input (no cache_type: DashScope's implicit cache) at 20% of the input price.
+  const expectedInput = ((120_000 - 20_000) * 0.4 + 20_000 * 0.4 * 0.2) / 1_000_000;
+  const expectedCost = expectedInput + (15_000 * 1.2) / 1_000_000;
+  const dollars = (value: number) => value.toFixed(4).replace('.', '\\.');
 
   test('sums the usage the server reported, with a cost estimate at qwen-plus prices; --continue keeps the totals', CLI_TEST_TIMEOUT, async () => {
     const server = await serve({ respond, summarize: () => 'unused' });
@@ -523,7 +525,12 @@ describe('memory: /usage', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.equal(server.requests.length, 3);
     assert.match(result.stdout, /^ {2}session: 120,000 input · 15,000 output · 20,000 cached$/m);
-    assert.match(result.stdout, new RegExp(`^ {2}≈ \\$${expectedCost.toFixed(4).replace('.', '\\.')} at qwen-plus list prices \\(an estimate\\)$`, 'm'));
+    assert.match(result.stdout, /^ {2}cache: 17% of input served from cache \(20,000 implicit hits at 20%\)$/m);
+    const saved = (120_000 * 0.4) / 1_000_000 - expectedInput;
+    assert.match(
+      result.stdout,
+      new RegExp(`^ {2}≈ \\$${dollars(expectedCost)} at qwen-plus list prices \\(an estimate\\); the cache saved \\$${dollars(saved)} of \\$0\\.0480 input$`, 'm'),
+    );
 
     const resumed = await runCli({ cwd, env, args: ['--continue'], stdin: '/usage\n' });
     assert.equal(resumed.code, 0, resumed.stderr);

@@ -20,6 +20,16 @@ export function requestAt(server: DashScopeServer, index: number): RecordedReque
   return request;
 }
 
+/**
+ * A message's text, whether its content is a string or text parts (as a DashScope cache marker sends
+ * it: `[{ type: 'text', text, cache_control }]`); other content as JSON.
+ */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content) && content.every((part) => typeof part?.text === 'string')) return content.map((part) => part.text as string).join('');
+  return JSON.stringify(content);
+}
+
 /** The messages of a request, without the system prompt. */
 export function conversationOf(request: RecordedRequest): ChatMessage[] {
   return (request.body?.messages ?? []).slice(1);
@@ -29,5 +39,5 @@ export function conversationOf(request: RecordedRequest): ChatMessage[] {
 export function toolResultText(request: RecordedRequest, toolCallId: string): string {
   const message = (request.body?.messages ?? []).find((candidate) => candidate.role === 'tool' && candidate.tool_call_id === toolCallId);
   assert.ok(message, `the request carries no tool message for ${toolCallId}`);
-  return typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
+  return contentText(message.content);
 }

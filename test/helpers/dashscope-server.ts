@@ -19,6 +19,10 @@ export interface ScriptedUsage {
   promptTokens: number;
   completionTokens: number;
   cachedTokens?: number;
+  /** `prompt_tokens_details.cache_creation_input_tokens`: input that created an explicit cache block. */
+  cacheCreationTokens?: number;
+  /** `prompt_tokens_details.cache_type`, which DashScope sets only for requests with cache markers. */
+  cacheType?: string;
 }
 
 export type Reply =
@@ -266,7 +270,11 @@ function chunkFactory(body: ChatRequestBody) {
         prompt_tokens: usage.promptTokens,
         completion_tokens: usage.completionTokens,
         total_tokens: usage.promptTokens + usage.completionTokens,
-        prompt_tokens_details: { cached_tokens: usage.cachedTokens ?? 0 },
+        prompt_tokens_details: {
+          cached_tokens: usage.cachedTokens ?? 0,
+          ...(usage.cacheCreationTokens !== undefined && { cache_creation_input_tokens: usage.cacheCreationTokens }),
+          ...(usage.cacheType !== undefined && { cache_type: usage.cacheType }),
+        },
       },
     }),
   };

@@ -1,4 +1,5 @@
 import { SUMMARIZE_REQUEST } from '../../src/agent/compact.ts';
+import { contentText } from './chat-requests.ts';
 import {
   startDashScopeServer,
   text,
@@ -20,7 +21,7 @@ export interface SummarizingServerOptions {
 /** True for the request /compact sends: its last message asks for the summary. */
 export function isCompactionRequest(request: RecordedRequest): boolean {
   const last = request.body?.messages?.at(-1);
-  return last?.role === 'user' && typeof last.content === 'string' && last.content.startsWith(SUMMARIZE_REQUEST.slice(0, 40));
+  return last?.role === 'user' && contentText(last.content).startsWith(SUMMARIZE_REQUEST.slice(0, 40));
 }
 
 /**

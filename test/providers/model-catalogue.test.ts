@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { contextWindowFor, estimateCost } from '../../src/providers/model-catalogue.ts';
+import { contextWindowFor, estimateCost, supportsExplicitCache } from '../../src/providers/model-catalogue.ts';
 
 const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0) => ({ inputTokens, outputTokens, cachedInputTokens });
 
@@ -46,8 +46,8 @@ describe('estimateCost', () => {
   });
 
   test('without a cached price, cached tokens cost the input price', () => {
-    // qwen-max: $1.6 in, no cached price.
-    assert.ok(Math.abs(estimateCost('qwen-max', usage(1000, 0, 1000))! - (1000 * 1.6) / 1e6) < 1e-12);
+    // qwen3-235b-a22b: $0.7 in, no cached price, not priced by DashScope's cache rates.
+    assert.ok(Math.abs(estimateCost('qwen3-235b-a22b', usage(1000, 0, 1000))! - (1000 * 0.7) / 1e6) < 1e-12);
   });
 
   test('unknown models and the mock have no price', () => {
@@ -66,4 +66,19 @@ describe('estimateCost', () => {
       assert.ok(cost === undefined || Math.abs(cost - 0.4) < 1e-9, `got ${cost}`);
     },
   );
+});
+
+describe('supportsExplicitCache', () => {
+  test('stable names from the Context cache page, matched exactly: no snapshot, no -latest, no other provider', () => {
+    for (const model of ['qwen-plus', 'qwen3-max', 'qwen-flash', 'qwen3-coder-plus', 'qwen3-coder-flash']) assert.ok(supportsExplicitCache(model), model);
+    for (const model of ['qwen-plus-latest', 'qwen-plus-2025-09-11', 'qwen-max', 'qwen-turbo', 'gpt-4o-mini', 'deepseek-chat']) assert.equal(supportsExplicitCache(model), false, model);
+  });
+
+  test('DashScope cache hits are priced at 20% (implicit) or 10% (explicit) of the input, creation at 125%', () => {
+    // qwen-flash: $0.05 in per million tokens.
+    const implicit = estimateCost('qwen-flash', { inputTokens: 4_000, outputTokens: 0, cachedInputTokens: 2_000 });
+    assert.ok(Math.abs(implicit! - (2_000 * 0.05 + 2_000 * 0.05 * 0.2) / 1e6) < 1e-15, String(implicit));
+    const explicit = estimateCost('qwen-flash', { inputTokens: 4_000, outputTokens: 0, cachedInputTokens: 2_000, explicitCachedInputTokens: 2_000, cacheCreationInputTokens: 1_000 });
+    assert.ok(Math.abs(explicit! - (1_000 * 0.05 + 1_000 * 0.05 * 1.25 + 2_000 * 0.05 * 0.1) / 1e6) < 1e-15, String(explicit));
+  });
 });

@@ -21,13 +21,25 @@ function workspace(project?: object | string, user?: object): string {
   return cwd;
 }
 
-const systemPrompt = (request: ReturnType<typeof requestAt>): string => String(request.body?.messages?.[0]?.content ?? '');
+/** The system prompt's text, whether sent as a string or (with a cache marker) as text parts. */
+const systemPrompt = (request: ReturnType<typeof requestAt>): string => {
+  const content = request.body?.messages?.[0]?.content;
+  return Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? '').join('') : String(content ?? '');
+};
 
 describe('settings files', { timeout: 60_000 }, () => {
   it('a project settings file changes the default model', async () => {
     const { server, result } = await ask(workspace({ model: 'qwen-max' }));
     assert.equal(result.code, 0, result.stderr);
     assert.equal(requestAt(server, 0).body?.model, 'qwen-max');
+  });
+
+  it('the cache key: markers for a model that takes them by default, none with "cache": "off"', async () => {
+    const [marked, off] = await Promise.all([ask(workspace({ model: 'qwen-plus' })), ask(workspace({ model: 'qwen-plus', cache: 'off' }))]);
+    assert.equal(marked.result.code, 0, marked.result.stderr);
+    assert.equal(off.result.code, 0, off.result.stderr);
+    assert.match(requestAt(marked.server, 0).rawBody, /"cache_control":\{"type":"ephemeral"\}/);
+    assert.doesNotMatch(requestAt(off.server, 0).rawBody, /cache_control/);
   });
 
   it('precedence: flags > environment > project > user', async () => {

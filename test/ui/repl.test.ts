@@ -477,13 +477,31 @@ describe('runRepl: slash commands', () => {
   test('/usage prints the session totals, the context share and the estimated cost', async () => {
     const runtime = stubRuntime([], { sessionUsage: { inputTokens: 12_345, outputTokens: 678, cachedInputTokens: 1000 } });
     const { output } = await runSession({ script: [line('/usage'), eof], runtime });
-    // qwen-plus: 11,345 fresh × $0.4 + 1,000 cached × $0.16 + 678 out × $1.2, per million.
+    // qwen-plus: 11,345 fresh × $0.4 + 1,000 implicit hits × 20% of $0.4 + 678 out × $1.2, per million.
     assert.equal(
       output,
       [
         '  session: 12,345 input · 678 output · 1,000 cached',
+        '  cache: 8% of input served from cache (1,000 implicit hits at 20%)',
         '  context: about 25% of the 131k window',
-        '  ≈ $0.0055 at qwen-plus-latest list prices (an estimate)',
+        '  ≈ $0.0054 at qwen-plus-latest list prices (an estimate); the cache saved $0.0003 of $0.0049 input',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('/usage prices explicit cache hits at 10% and the tokens that created a block at 125%, and shows the saving', async () => {
+    const sessionUsage = { inputTokens: 100_000, outputTokens: 1_000, cachedInputTokens: 90_000, explicitCachedInputTokens: 90_000, cacheCreationInputTokens: 8_000 };
+    const runtime = stubRuntime([], { sessionUsage });
+    const { output } = await runSession({ script: [line('/usage'), eof], runtime });
+    // qwen-plus at $0.4: 2,000 fresh + 8,000 × 1.25 + 90,000 × 0.1 = 21,000 token-prices of input = $0.0084, + 1,000 out × $1.2.
+    assert.equal(
+      output,
+      [
+        '  session: 100,000 input · 1,000 output · 90,000 cached',
+        '  cache: 90% of input served from cache (90,000 explicit hits at 10%, 8,000 written to the cache at 125%)',
+        '  context: about 25% of the 131k window',
+        '  ≈ $0.0096 at qwen-plus-latest list prices (an estimate); the cache saved $0.0316 of $0.0400 input',
         '',
       ].join('\n'),
     );

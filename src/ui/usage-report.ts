@@ -1,0 +1,44 @@
+import type { TokenUsage } from '../agent/events.ts';
+import { DASHSCOPE_CACHE_RATES, estimateCosts, pricedByDashScopeCache } from '../providers/model-catalogue.ts';
+
+const count = (value: number) => value.toLocaleString('en-US');
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+const dollars = (value: number) => `$${value.toFixed(4)}`;
+
+export interface UsageReport {
+  totals: string;
+  /** Only when a cache served or took some of the input. */
+  cache?: string;
+  /** The estimate, or `unpriced` when the price table does not know the model. */
+  cost?: string;
+  unpriced?: string;
+}
+
+/**
+ * What /usage prints about the session's tokens and their price: the totals; when a cache served or
+ * took any input, the share served from it and how each part is billed; the estimated cost, and
+ * what the cache saved on the input.
+ */
+export function usageReport(model: string, usage: TokenUsage): UsageReport {
+  const totals = `  session: ${count(usage.inputTokens)} input · ${count(usage.outputTokens)} output · ${count(usage.cachedInputTokens)} cached`;
+  let cache: string | undefined;
+  const explicit = usage.explicitCachedInputTokens ?? 0;
+  const implicit = usage.cachedInputTokens - explicit;
+  const created = usage.cacheCreationInputTokens ?? 0;
+  if (usage.cachedInputTokens > 0 || created > 0) {
+    const dashscope = pricedByDashScopeCache(model);
+    const rate = (share: number) => (dashscope ? ` at ${percent(share)}` : '');
+    const parts = [
+      explicit > 0 && `${count(explicit)} explicit hits${rate(DASHSCOPE_CACHE_RATES.explicitHit)}`,
+      implicit > 0 && `${count(implicit)} implicit hits${rate(DASHSCOPE_CACHE_RATES.implicitHit)}`,
+      created > 0 && `${count(created)} written to the cache${rate(DASHSCOPE_CACHE_RATES.creation)}`,
+    ].filter(Boolean);
+    const share = usage.inputTokens > 0 ? usage.cachedInputTokens / usage.inputTokens : 0;
+    cache = `  cache: ${percent(share)} of input served from cache (${parts.join(', ')})`;
+  }
+  const cost = estimateCosts(model, usage);
+  if (cost === undefined) return { totals, cache, unpriced: `  no price known for ${model}` };
+  const saved = cost.inputWithoutCache - cost.input;
+  const saving = saved > 0 ? `; the cache saved ${dollars(saved)} of ${dollars(cost.inputWithoutCache)} input` : '';
+  return { totals, cache, cost: `  ≈ ${dollars(cost.total)} at ${model} list prices (an estimate)${saving}` };
+}
