@@ -3,7 +3,7 @@ import type { Observed } from '../checkpoints/file-state.ts';
 import type { ConflictResolver, Restoring, RestoreLine } from '../checkpoints/restore.ts';
 import { unifiedDiff } from '../tools/files/unified-diff.ts';
 import { formatPreview } from './preview-view.ts';
-import type { ReplState } from './repl.ts';
+import type { ReplState } from './repl-state.ts';
 import { sanitizeLine } from './sanitize.ts';
 
 const FILES_LISTED = 3;

@@ -1,4 +1,4 @@
-import type { ReplState } from './repl.ts';
+import type { ReplState } from './repl-state.ts';
 import { sanitizeLine } from './sanitize.ts';
 
 /** `/mcp`: each configured server with its status, tool count, last error and last stderr lines. */

@@ -1,5 +1,5 @@
 import { APPROVAL_MODES, isApprovalMode, MODE_SUMMARIES } from '../tools/approval-mode.ts';
-import type { ReplState } from './repl.ts';
+import type { ReplState } from './repl-state.ts';
 import { sanitizeLine } from './sanitize.ts';
 
 /** `/mode` shows the mode and the others; `/mode NAME` switches, from the next call on. */

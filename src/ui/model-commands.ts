@@ -1,7 +1,7 @@
 import { contextWindowFor, estimateCost } from '../providers/model-catalogue.ts';
 import { describeThinking, parseThinkCommand } from '../providers/thinking.ts';
 import type { ThinkingSetting } from '../providers/thinking.ts';
-import type { ReplState } from './repl.ts';
+import type { ReplState } from './repl-state.ts';
 import { sanitizeLine } from './sanitize.ts';
 
 const AUTO: ThinkingSetting = { mode: 'auto' };

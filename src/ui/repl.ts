@@ -1,4 +1,3 @@
-import type { ChalkInstance } from 'chalk';
 import type { Config } from '../config.ts';
 import { emptyUsage } from '../agent/events.ts';
 import type { Runtime } from '../runtime.ts';
@@ -9,9 +8,10 @@ import { sanitizeLine } from './sanitize.ts';
 import { runSlashCommand } from './slash-commands.ts';
 import { formatPreview } from './preview-view.ts';
 import { sanitize } from './sanitize.ts';
-import type { TerminalRenderer, ThinkingDisplay } from './terminal-renderer.ts';
-import { ToolCallLog, trackToolEvent, type ToolCallRecord } from './tool-calls.ts';
+import type { TerminalRenderer } from './terminal-renderer.ts';
+import { ToolCallLog, trackToolEvent } from './tool-calls.ts';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
+import type { ReplState } from './repl-state.ts';
 import { nextApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
 import { modeFooter, modeTag, promptFor } from './mode-display.ts';
 
@@ -33,28 +33,7 @@ export interface ReplOptions {
 
 export { PROMPT } from './mode-display.ts';
 
-/** State the slash commands can read and change. */
-export interface ReplState {
-  config: Config;
-  runtime: Runtime;
-  approval: InteractiveApproval;
-  /** Runs slow work (a /compact) so that Ctrl-C stops it. */
-  interruptible: <T>(work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
-  print: (line?: string) => void;
-  dim: (text: string) => string;
-  /** Styles for what a command shows (off with NO_COLOR or a pipe). */
-  colour: ChalkInstance;
-  /** Asks a question on one line; undefined when the user backs out (Ctrl-C, Esc, Ctrl-D). */
-  ask: (question: string) => Promise<string | undefined>;
-  /** Reasoning streamed whole or as a one-line summary (/thinking). */
-  thinking: ThinkingDisplay;
-  /** The tool calls of the last turn, for /last. */
-  lastToolCalls: readonly ToolCallRecord[];
-  /** Shows a live status line (on a terminal) until the returned function is called. */
-  status: (label: string) => () => void;
-  /** The approval mode: read by the approval policy at every call and by each turn (plan mode's tools and instructions). */
-  mode: ApprovalMode;
-}
+export type { ReplState } from './repl-state.ts';
 
 /**
  * The interactive loop: prompt, run the turn, show it, repeat. Resolves with the exit code.

@@ -1,7 +1,7 @@
 import { listSessions, sessionsUnavailable } from '../session/store.ts';
 import { showInstructions, showMcpServers } from './mcp-commands.ts';
 import { modelCommand, thinkCommand } from './model-commands.ts';
-import type { ReplState } from './repl.ts';
+import type { ReplState } from './repl-state.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
 import { fullToolOutput } from './tool-calls.ts';
 import { modeCommand } from './mode-command.ts';

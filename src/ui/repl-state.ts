@@ -1,0 +1,32 @@
+import type { ChalkInstance } from 'chalk';
+import type { Config } from '../config.ts';
+import type { Runtime } from '../runtime.ts';
+import type { ApprovalMode } from '../tools/approval-mode.ts';
+import type { InteractiveApproval } from './approval-prompt.ts';
+import type { ThinkingDisplay } from './terminal-renderer.ts';
+import type { ToolCallRecord } from './tool-calls.ts';
+
+// Here, not in repl.ts: the slash commands read this state, and the REPL imports the commands.
+
+/** State the slash commands can read and change. */
+export interface ReplState {
+  config: Config;
+  runtime: Runtime;
+  approval: InteractiveApproval;
+  /** Runs slow work (a /compact) so that Ctrl-C stops it. */
+  interruptible: <T>(work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
+  print: (line?: string) => void;
+  dim: (text: string) => string;
+  /** Styles for what a command shows (off with NO_COLOR or a pipe). */
+  colour: ChalkInstance;
+  /** Asks a question on one line; undefined when the user backs out (Ctrl-C, Esc, Ctrl-D). */
+  ask: (question: string) => Promise<string | undefined>;
+  /** Reasoning streamed whole or as a one-line summary (/thinking). */
+  thinking: ThinkingDisplay;
+  /** The tool calls of the last turn, for /last. */
+  lastToolCalls: readonly ToolCallRecord[];
+  /** Shows a live status line (on a terminal) until the returned function is called. */
+  status: (label: string) => () => void;
+  /** The approval mode: read by the approval policy at every call and by each turn (plan mode's tools and instructions). */
+  mode: ApprovalMode;
+}
