@@ -31,25 +31,48 @@ export async function openEventStream(
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const chunks: Uint8Array[] = [];
-  let seen = '';
+  // What was read is looked at only where it is new (the first characters after leading white
+  // space, a blank line across the last chunk boundary): rescanning all of it on every chunk made
+  // a 10 MB first line cost seconds of CPU before it was refused.
+  const pieces: string[] = [];
+  let length = 0;
+  let head = '';
+  let tail = '';
+  let blankLine = false;
+  const take = (text: string): void => {
+    if (text === '') return;
+    pieces.push(text);
+    length += text.length;
+    let from = 0;
+    if (head === '') {
+      from = text.search(/\S/);
+      if (from < 0) return;
+    }
+    if (head.length < 16) head += text.slice(from, from + 16 - head.length);
+    if (!blankLine) {
+      const searched = tail + text.slice(from);
+      blankLine = /\r?\n\r?\n/.test(searched);
+      tail = searched.slice(-3);
+    }
+  };
   let ended = false;
   while (true) {
-    const start = seen.trimStart();
-    const decided = start !== '' && (!/^(data|event|id|retry|:)/.test(start) || /\r?\n\r?\n/.test(start));
+    const decided = head !== '' && (!/^(data|event|id|retry|:)/.test(head) || blankLine);
     if (decided || ended) break;
-    if (seen.length > limits.lineChars) {
+    if (length > limits.lineChars) {
       void reader.cancel().catch(() => {});
       return { kind: 'problem', problem: fault('line-too-long') };
     }
     const { done, value } = await reader.read();
     if (done) {
       ended = true;
-      seen += decoder.decode();
+      take(decoder.decode());
     } else {
       chunks.push(value);
-      seen += decoder.decode(value, { stream: true });
+      take(decoder.decode(value, { stream: true }));
     }
   }
+  const seen = pieces.join('');
   const start = seen.trimStart();
   if (start === '') return { kind: 'problem', problem: fault('empty-body') };
 
@@ -144,9 +167,14 @@ export function guardEventStream(
     return errorFrameIn(line);
   };
 
-  /** The complete lines of `pending` that may pass, and the failure they ran into, if any. */
-  const takeLines = (final: boolean): string => {
-    const end = final ? pending.length : pending.lastIndexOf('\n') + 1;
+  /**
+   * The complete lines of `pending` that may pass, and the failure they ran into, if any. `added`
+   * is what the last chunk appended: only it can hold a new line end (searching all of `pending`
+   * again on every chunk of a long line would take time quadratic in its length).
+   */
+  const takeLines = (final: boolean, added = ''): string => {
+    const lastEnd = added.lastIndexOf('\n');
+    const end = final ? pending.length : lastEnd < 0 ? 0 : pending.length - added.length + lastEnd + 1;
     const complete = pending.slice(0, end);
     pending = pending.slice(end);
     if (pending.length > limits.lineChars) failure = new ProviderFault(fault('line-too-long'), attempts);
@@ -204,8 +232,9 @@ export function guardEventStream(
             failure = new ProviderFault(fault('too-large'), attempts);
             continue;
           }
-          pending += decoder.decode(chunk.value, { stream: true });
-          const out = takeLines(false);
+          const added = decoder.decode(chunk.value, { stream: true });
+          pending += added;
+          const out = takeLines(false, added);
           if (out !== '') {
             controller.enqueue(encoder.encode(out));
             return;
