@@ -30,7 +30,7 @@ const answers: Record<string, LookupAddress[]> = {
 
 const realLookup = dns.lookup;
 before(() => {
-  (dns as { lookup: unknown }).lookup = (host: string, options: unknown, callback: (error: Error | null, found: LookupAddress[]) => void) => {
+  (dns as { lookup: unknown }).lookup = (host: string, _options: unknown, callback: (error: Error | null, found: LookupAddress[]) => void) => {
     const found = answers[host];
     if (!found) return callback(Object.assign(new Error(`fake DNS has no ${host}`), { code: 'ENOTFOUND' }), []);
     callback(null, found);
