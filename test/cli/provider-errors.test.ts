@@ -12,12 +12,7 @@ import { runCli } from '../helpers/run-cli-limited.ts';
 // loopback server. Issue 9 item 8: a 200 that is not a stream ends the turn with one line, exit 1.
 
 const KEY = 'sk-errors-test';
-/**
- * Each test runs its own CLI against its own loopback server, so they run together (the helpers
- * start at most three CLIs at once): the retry waits (retry-after 1 s, backoff 1 s + 2 s) overlap
- * the other runs instead of adding up. 60 s: a CLI run or two each, on a loaded 2-core machine.
- */
-const CONCURRENT = { timeout: 60_000, concurrency: true };
+const TIMEOUT = { timeout: 60_000 };
 /** Two retries allowed, so a test sees whether a retry happened. */
 const RETRIES = { SYLVAN_MAX_RETRIES: '2' };
 
@@ -34,7 +29,7 @@ function oneLine(stderr: string): string {
 const run = (replies: Reply[], model = 'qwen-plus') =>
   cliAgainstServer({ replies }, { args: ['-p', '-m', model, 'hello'], key: KEY, env: RETRIES });
 
-describe('DashScope errors by code, with the right number of requests', CONCURRENT, () => {
+describe('DashScope errors by code, with the right number of requests', TIMEOUT, () => {
   test('input moderation (400 data_inspection_failed): one request, a rephrase line', async () => {
     const { result, server } = await run([errorReply('data_inspection_failed_input'), text('never')]);
     assert.equal(result.code, 1);
@@ -125,7 +120,7 @@ describe('DashScope errors by code, with the right number of requests', CONCURRE
   });
 });
 
-describe('a 200 that is not a stream is an error (issue 9, item 8)', CONCURRENT, () => {
+describe('a 200 that is not a stream is an error (issue 9, item 8)', TIMEOUT, () => {
   const bodyRun = async (answer: Parameters<typeof startBodyServer>[0]) => {
     const server = await startBodyServer(answer);
     const result = await runCli({
