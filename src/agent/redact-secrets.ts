@@ -51,7 +51,8 @@ function redactValue(value: unknown, secrets: readonly string[]): unknown {
 
 /**
  * An event with the secrets scrubbed from the text that can carry a server's or Node's words
- * (error lines, stacks, notices, tool errors and denials) and from tool calls' inputs. Other events are returned as they are.
+ * (error lines, stacks, notices, tool errors and denials) and from tool calls' inputs. Other
+ * events are returned as they are.
  */
 export function redactEvent(event: AgentEvent, secrets: readonly string[]): AgentEvent {
   if (secrets.length === 0) return event;
