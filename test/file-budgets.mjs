@@ -9,7 +9,7 @@
 /** @type {Record<string, { seconds: number; waitsFor: string }>} */
 export const SPAWNING_FILES = {
   'test/cli/provider-errors.test.ts': { seconds: 30, waitsFor: '18 CLI runs one after another (each test owns its limit, so none waits in a queue); about 5 s of it is retry waits (retry-after 1 s, backoff 1 s + 2 s)' },
-  'test/cli/memory.test.ts': { seconds: 30, waitsFor: '16 CLI runs, one of 300 piped turns in a small window, and one terminal session' },
+  'test/cli/memory.test.ts': { seconds: 40, waitsFor: '16 CLI runs, one of 300 piped turns in a small window, and one terminal session' },
   'test/cli/faults.test.ts': { seconds: 25, waitsFor: '17 CLI runs together; three are cut off by --timeout 2, two wait for a 1 s and 2 s retry backoff' },
   'test/settings/settings.test.ts': { seconds: 20, waitsFor: '13 CLI runs against loopback servers' },
   'test/cli/terminal-output.test.ts': { seconds: 20, waitsFor: '10 CLI runs and 2 terminal (tmux) sessions' },
