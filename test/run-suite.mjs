@@ -6,9 +6,10 @@
 //   npm test -- test/cli                   the test files under a folder (or named files)
 //   npm test -- --test-name-pattern=401    any other argument goes to node --test
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SPAWNING_FILES, STARTS_THE_CLI } from './file-budgets.mjs';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const testRoot = join(projectRoot, 'test');
@@ -41,9 +42,20 @@ function isFolder(path) {
 
 const chosen = process.argv.slice(2).filter(isPath);
 const nodeOptions = process.argv.slice(2).filter((argument) => !isPath(argument));
-const files = chosen.length === 0
+const found = chosen.length === 0
   ? testFilesUnder(testRoot)
   : chosen.flatMap((path) => (isFolder(path) ? testFilesUnder(path) : [relative(projectRoot, resolve(path))]));
+
+// Quick in-process files first, then the files that start processes (test/file-budgets.mjs),
+// longest budget first: a slow file started last would leave one runner slot idle while it ends.
+const budgetOf = (file) => SPAWNING_FILES[file.split(sep).join('/')]?.seconds;
+const inProcess = found.filter((file) => budgetOf(file) === undefined);
+const spawning = found.filter((file) => budgetOf(file) !== undefined).sort((a, b) => budgetOf(b) - budgetOf(a) || a.localeCompare(b));
+const files = [...inProcess, ...spawning];
+const unlisted = inProcess.filter((file) => STARTS_THE_CLI.test(readFileSync(join(projectRoot, file), 'utf8')));
+if (unlisted.length > 0) {
+  console.error(`These files start the CLI but have no budget in test/file-budgets.mjs (so they run with the quick ones): ${unlisted.join(', ')}`);
+}
 if (files.length === 0) {
   console.error(`No *.test.ts file found under ${chosen.join(', ') || relative(process.cwd(), testRoot)}.`);
   process.exit(1);

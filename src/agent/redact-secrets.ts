@@ -29,8 +29,30 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 }
 
 /**
+ * `value` (a tool call's input, as the model wrote it) with the secrets scrubbed from its strings:
+ * the call is shown to the user, and a model quoting a key must not put it on the screen.
+ */
+function redactValue(value: unknown, secrets: readonly string[]): unknown {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    return value;
+  }
+  if (json === undefined) return value;
+  const redacted = redactSecrets(json, secrets);
+  if (redacted === json) return value;
+  try {
+    return JSON.parse(redacted) as unknown;
+  } catch {
+    return REDACTED;
+  }
+}
+
+/**
  * An event with the secrets scrubbed from the text that can carry a server's or Node's words
- * (error lines, stacks, notices, tool errors and denials). Other events are returned as they are.
+ * (error lines, stacks, notices, tool errors and denials) and from tool calls' inputs. Other
+ * events are returned as they are.
  */
 export function redactEvent(event: AgentEvent, secrets: readonly string[]): AgentEvent {
   if (secrets.length === 0) return event;
@@ -42,6 +64,8 @@ export function redactEvent(event: AgentEvent, secrets: readonly string[]): Agen
         ...(event.message !== undefined && { message: scrub(event.message) }),
         ...(event.debug !== undefined && { debug: scrub(event.debug) }),
       };
+    case 'tool-call':
+      return { ...event, input: redactValue(event.input, secrets) };
     case 'tool-error':
       return { ...event, error: scrub(event.error) };
     case 'tool-denied':

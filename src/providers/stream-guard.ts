@@ -34,30 +34,46 @@ export async function openEventStream(
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const chunks: Uint8Array[] = [];
-  let seen = '';
-  let ended = false;
+  // What was read is looked at only where it is new (the first characters after leading white
+  // space; events as their blank lines arrive): rescanning all of it on every chunk made a 10 MB
+  // first line cost seconds of CPU before it was refused.
+  const pieces: string[] = [];
+  let length = 0;
+  let head = '';
   const opening = new OpeningScanner();
+  const take = (text: string): void => {
+    if (text === '') return;
+    pieces.push(text);
+    length += text.length;
+    opening.add(text);
+    let from = 0;
+    if (head === '') {
+      from = text.search(/\S/);
+      if (from < 0) return;
+    }
+    if (head.length < 16) head += text.slice(from, from + 16 - head.length);
+  };
+  let ended = false;
   while (true) {
-    const first = seen.search(/\S/);
-    if (first >= 0) {
-      if (!/^(data|event|id|retry|:)/.test(seen.slice(first, first + 8))) break;
-      opening.scan(seen);
+    if (head !== '') {
+      if (!/^(data|event|id|retry|:)/.test(head)) break;
       if (opening.telling !== undefined || opening.silentChars > SILENT_CHARS) break;
     }
     if (ended) break;
-    if (seen.length > limits.lineChars) {
+    if (length > limits.lineChars) {
       void reader.cancel().catch(() => {});
       return { kind: 'problem', problem: fault('line-too-long') };
     }
     const { done, value } = await reader.read();
     if (done) {
       ended = true;
-      seen += decoder.decode();
+      take(decoder.decode());
     } else {
       chunks.push(value);
-      seen += decoder.decode(value, { stream: true });
+      take(decoder.decode(value, { stream: true }));
     }
   }
+  const seen = pieces.join('');
   const start = seen.trimStart();
   if (start === '') return { kind: 'problem', problem: fault('empty-body') };
 
@@ -73,7 +89,7 @@ export async function openEventStream(
     void reader.cancel().catch(() => {});
     return { kind: 'problem', problem: fault('not-a-stream') };
   }
-  const firstProblem = errorFrameIn(opening.telling ?? (ended ? opening.rest(seen) : ''));
+  const firstProblem = errorFrameIn(opening.telling ?? (ended ? opening.rest() : ''));
   if (firstProblem) {
     void reader.cancel().catch(() => {});
     return { kind: 'problem', problem: firstProblem };
@@ -111,29 +127,40 @@ class OpeningScanner {
   telling: string | undefined;
   /** How far the complete events that show nothing reach. */
   silentChars = 0;
-  private eventStart = 0;
-  private searchedTo = 0;
+  /** The event being read (since the last blank line), in pieces until a blank line may end it. */
+  private pieces: string[] = [];
+  private tail = '';
+  private consumed = 0;
 
-  scan(text: string): void {
+  /** Takes the next text read; only what it adds (and the last few characters before) is searched. */
+  add(text: string): void {
+    if (this.telling !== undefined || text === '') return;
+    const window = this.tail + text;
+    this.pieces.push(text);
+    if (!/\r?\n\r?\n/.test(window)) {
+      this.tail = window.slice(-3);
+      return;
+    }
+    let buffer = this.pieces.join('');
     const blank = /\r?\n\r?\n/g;
     while (this.telling === undefined) {
-      blank.lastIndex = Math.max(this.eventStart, this.searchedTo - 4);
-      const found = blank.exec(text);
-      if (!found) {
-        this.searchedTo = text.length;
-        return;
-      }
-      const event = text.slice(this.eventStart, found.index);
-      this.eventStart = found.index + found[0].length;
-      this.searchedTo = this.eventStart;
+      blank.lastIndex = 0;
+      const found = blank.exec(buffer);
+      if (!found) break;
+      const event = buffer.slice(0, found.index);
+      const end = found.index + found[0].length;
+      this.consumed += end;
+      buffer = buffer.slice(end);
       if (errorFrameIn(event) !== undefined || !showsNothing(event)) this.telling = event;
-      else this.silentChars = this.eventStart;
+      else this.silentChars = this.consumed;
     }
+    this.pieces = [buffer];
+    this.tail = buffer.slice(-3);
   }
 
   /** What follows the last complete event: for a body that ended, its last (unterminated) event. */
-  rest(text: string): string {
-    return text.slice(this.eventStart);
+  rest(): string {
+    return this.pieces.join('');
   }
 }
 
@@ -218,9 +245,14 @@ export function guardEventStream(
     return errorFrameIn(line);
   };
 
-  /** The complete lines of `pending` that may pass, and the failure they ran into, if any. */
-  const takeLines = (final: boolean): string => {
-    const end = final ? pending.length : pending.lastIndexOf('\n') + 1;
+  /**
+   * The complete lines of `pending` that may pass, and the failure they ran into, if any. `added`
+   * is what the last chunk appended: only it can hold a new line end (searching all of `pending`
+   * again on every chunk of a long line would take time quadratic in its length).
+   */
+  const takeLines = (final: boolean, added = ''): string => {
+    const lastEnd = added.lastIndexOf('\n');
+    const end = final ? pending.length : lastEnd < 0 ? 0 : pending.length - added.length + lastEnd + 1;
     const complete = pending.slice(0, end);
     pending = pending.slice(end);
     if (pending.length > limits.lineChars) failure = new ProviderFault(fault('line-too-long'), attempts);
@@ -278,8 +310,9 @@ export function guardEventStream(
             failure = new ProviderFault(fault('too-large'), attempts);
             continue;
           }
-          pending += decoder.decode(chunk.value, { stream: true });
-          const out = takeLines(false);
+          const added = decoder.decode(chunk.value, { stream: true });
+          pending += added;
+          const out = takeLines(false, added);
           if (out !== '') {
             controller.enqueue(encoder.encode(out));
             return;

@@ -42,7 +42,7 @@ const stream = (...chunks: object[]): Reply => ({ kind: 'raw', chunks: [...chunk
 /** The CLI as the openai provider against a local server (vLLM, llama.cpp, Gemini's endpoint). */
 const asOpenAICompatible = (serverBase: string) => ({ SYLVAN_PROVIDER: 'openai', OPENAI_API_KEY: KEY, OPENAI_BASE_URL: serverBase });
 
-describe('thinking that shows', TIMEOUT, () => {
+describe('thinking that shows', () => {
   const reasoningJson = cliAgainstServer({ replies: [replayFixture('qwen3-max-reasoning.chunks.txt')] }, {
     args: ['--json', '-m', 'qwen3-max', 'How many r are in strawberry?'],
     key: KEY,
@@ -56,7 +56,7 @@ describe('thinking that shows', TIMEOUT, () => {
     .map((part) => (part as { choices: { delta: { content?: string | null } }[] }).choices[0]?.delta.content ?? '')
     .join('');
 
-  test('a qwen3-max thinking stream arrives as reasoning-delta events, the answer apart', async () => {
+  test('a qwen3-max thinking stream arrives as reasoning-delta events, the answer apart', TIMEOUT, async () => {
     const { result } = await reasoningJson;
     assert.equal(result.code, 0, result.stderr);
     const events = eventsOf(result.stdout);
@@ -66,7 +66,7 @@ describe('thinking that shows', TIMEOUT, () => {
     assert.doesNotMatch(joined(events, 'text-delta'), /We are asked/);
   });
 
-  test('plain print mode writes the answer alone on stdout', async () => {
+  test('plain print mode writes the answer alone on stdout', TIMEOUT, async () => {
     const { result } = await reasoningPlain;
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout.trim(), recordedAnswer.trim());
@@ -76,7 +76,7 @@ describe('thinking that shows', TIMEOUT, () => {
     ['qwen3.5-plus', 'qwen3.5-plus-reasoning-tool-call.chunks.txt'],
     ['qwen3-coder-plus', 'qwen3-coder-reasoning-tool-call.chunks.txt'],
   ] as const) {
-    test(`a tool call ${model} wrote inside its reasoning is reported, never a blank exit 0`, async () => {
+    test(`a tool call ${model} wrote inside its reasoning is reported, never a blank exit 0`, TIMEOUT, async () => {
       const { result, server } = await cliAgainstServer({ replies: [replayFixture(fixture)] }, {
         args: ['--json', '-m', model, 'Weather in Lisbon?'],
         key: KEY,
@@ -93,7 +93,7 @@ describe('thinking that shows', TIMEOUT, () => {
     });
   }
 
-  test('<think> tags inside content (vLLM without a reasoning parser) become reasoning, not the answer', async () => {
+  test('<think> tags inside content (vLLM without a reasoning parser) become reasoning, not the answer', TIMEOUT, async () => {
     const { result } = await cliAgainstServer(
       {
         replies: [
@@ -114,13 +114,13 @@ describe('thinking that shows', TIMEOUT, () => {
     assert.equal(joined(events, 'text-delta'), 'Hello! How can I help?');
   });
 
-  test('<think> tags are read for other OpenAI-compatible servers too', async () => {
+  test('<think> tags are read for other OpenAI-compatible servers too', TIMEOUT, async () => {
     const { result } = await cliAgainstServerAsOpenAI([stream(chunk({ role: 'assistant', content: '<think>Short.</think>Hi there.' }), chunk({}, 'stop'))], ['-p', 'hi']);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout.trim(), 'Hi there.');
   });
 
-  test("llama.cpp's leaked <tool_call> markup is not shown as the answer", async () => {
+  test("llama.cpp's leaked <tool_call> markup is not shown as the answer", TIMEOUT, async () => {
     const { result } = await cliAgainstServerAsOpenAI(
       [
         stream(
@@ -147,8 +147,8 @@ async function cliAgainstServerAsOpenAI(replies: Reply[], args: string[]) {
   return { server, result };
 }
 
-describe("every OpenAI-compatible server's tool calls", TIMEOUT, () => {
-  test("Gemini's tool-call deltas without index run the tool", async () => {
+describe("every OpenAI-compatible server's tool calls", () => {
+  test("Gemini's tool-call deltas without index run the tool", TIMEOUT, async () => {
     const geminiCall = chunk(
       {
         role: 'assistant',
@@ -168,8 +168,8 @@ describe("every OpenAI-compatible server's tool calls", TIMEOUT, () => {
   });
 });
 
-describe('a step that cannot be used', TIMEOUT, () => {
-  test('a length finish does not run its tool calls: each gets an error telling the model to re-issue it', async () => {
+describe('a step that cannot be used', () => {
+  test('a length finish does not run its tool calls: each gets an error telling the model to re-issue it', TIMEOUT, async () => {
     const cutCall: Reply = {
       kind: 'raw',
       chunks: [
@@ -199,7 +199,7 @@ describe('a step that cannot be used', TIMEOUT, () => {
     assert.equal(existsSync(`${cwd}/notes.txt`), false, 'the cut-off call never ran');
   });
 
-  test('a step with no text and no tool calls says so, naming the finish reason; exit 1', async () => {
+  test('a step with no text and no tool calls says so, naming the finish reason; exit 1', TIMEOUT, async () => {
     const { result, server } = await cliAgainstServer({ replies: [text('')] }, { args: ['-p', 'hello'], key: KEY });
     assert.equal(result.code, 1);
     assert.equal(result.stdout, '');
@@ -210,33 +210,33 @@ describe('a step that cannot be used', TIMEOUT, () => {
   });
 });
 
-describe('thinking control', TIMEOUT, () => {
+describe('thinking control', () => {
   const sent = async (args: string[], env: Record<string, string> = {}) => {
     const { result, server } = await cliAgainstServer({ replies: [text('ok')] }, { args: ['-p', ...args, 'hi'], key: KEY, env });
     assert.equal(result.code, 0, result.stderr);
     return requestAt(server, 0).body ?? {};
   };
 
-  test('--think sends enable_thinking: true and --no-think false for a hybrid model', async () => {
+  test('--think sends enable_thinking: true and --no-think false for a hybrid model', TIMEOUT, async () => {
     const [on, off, auto] = await Promise.all([sent(['--think']), sent(['--no-think']), sent([])]);
     assert.equal(on.enable_thinking, true);
     assert.equal(off.enable_thinking, false);
     assert.equal('enable_thinking' in auto, false, 'auto leaves the model its default');
   });
 
-  test('--thinking-budget sends thinking_budget; SYLVAN_THINKING=off turns it off', async () => {
+  test('--thinking-budget sends thinking_budget; SYLVAN_THINKING=off turns it off', TIMEOUT, async () => {
     const [budget, variable] = await Promise.all([sent(['--thinking-budget', '2048']), sent([], { SYLVAN_THINKING: 'off' })]);
     assert.equal(budget.enable_thinking, true);
     assert.equal(budget.thinking_budget, 2048);
     assert.equal(variable.enable_thinking, false);
   });
 
-  test('a thinking-only model (qwq-plus) always thinks: --no-think sends no enable_thinking', async () => {
+  test('a thinking-only model (qwq-plus) always thinks: --no-think sends no enable_thinking', TIMEOUT, async () => {
     const body = await sent(['-m', 'qwq-plus', '--no-think']);
     assert.equal('enable_thinking' in body, false);
   });
 
-  test('a bad SYLVAN_THINKING or budget is one line and exit 2', async () => {
+  test('a bad SYLVAN_THINKING or budget is one line and exit 2', TIMEOUT, async () => {
     const { result } = await cliAgainstServer({ replies: [] }, { args: ['-p', '--thinking-budget', '1e3', 'hi'], key: KEY });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /--thinking-budget must be a whole number from 1 to/);

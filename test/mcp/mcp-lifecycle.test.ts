@@ -21,8 +21,8 @@ function workspaceWithTestServer() {
   return { cwd, pidFile, eventFile, pid: () => Number(readFileSync(pidFile, 'utf8')) };
 }
 
-describe('MCP server lifecycle', { timeout: 60_000 }, () => {
-  it('Ctrl-C during a call cancels it on the server (notifications/cancelled) and the server ends with Sylvan', async () => {
+describe('MCP server lifecycle', () => {
+  it('Ctrl-C during a call cancels it on the server (notifications/cancelled) and the server ends with Sylvan', { timeout: 60_000 }, async () => {
     const model = closeAtEnd(
       await startDashScopeServer({ replies: [toolCalls([{ id: 'call_slow', name: 'probe__slow', arguments: {} }]), text('unused')] }),
     );
@@ -42,7 +42,7 @@ describe('MCP server lifecycle', { timeout: 60_000 }, () => {
   });
 
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
-    it(`${signal} to a waiting REPL ends the server processes too`, async () => {
+    it(`${signal} to a waiting REPL ends the server processes too`, { timeout: 60_000 }, async () => {
       const model = closeAtEnd(await startDashScopeServer({ replies: [text('你好。')] }));
       const workspace = workspaceWithTestServer();
       // stdin stays open: the REPL waits at its prompt, the server started in the background.
@@ -62,7 +62,7 @@ describe('MCP server lifecycle', { timeout: 60_000 }, () => {
     });
   }
 
-  it('a server that has not started yet does not hold up the REPL, and /mcp shows it', async () => {
+  it('a server that has not started yet does not hold up the REPL, and /mcp shows it', { timeout: 60_000 }, async () => {
     const model = closeAtEnd(await startDashScopeServer({ replies: [text('好的。')] }));
     const workspace = workspaceWithTestServer();
     const cli = startCli({ cwd: workspace.cwd, env: dashscopeEnv(model), stdin: '/mcp\n' });
@@ -75,8 +75,8 @@ describe('MCP server lifecycle', { timeout: 60_000 }, () => {
 });
 
 // The model reads a cut result whole: the tool result is bounded.
-describe('MCP tool results', { timeout: 30_000 }, () => {
-  it('are text for the model', async () => {
+describe('MCP tool results', () => {
+  it('are text for the model', { timeout: 30_000 }, async () => {
     const { resultText } = await import('../../src/mcp/call-result.ts');
     assert.equal(resultText({ content: [{ type: 'text', text: 'a' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] }), 'a\n[image image/png, 3 bytes, not shown to you]');
     assert.match(resultText({ content: [{ type: 'text', text: 'x'.repeat(20_000) }] }), /cut: the result had 20,000 characters/);
@@ -84,7 +84,7 @@ describe('MCP tool results', { timeout: 30_000 }, () => {
     assert.match(resultText({ content: [{ type: 'resource', resource: { uri: 'file:///a', text: 'body' } }] }), /\[resource file:\/\/\/a\]\nbody/);
   });
 
-  it('are offered under unique provider-safe names of at most 64 characters', async () => {
+  it('are offered under unique provider-safe names of at most 64 characters', { timeout: 30_000 }, async () => {
     const { offeredToolName } = await import('../../src/mcp/tool-names.ts');
     const taken = new Set<string>();
     assert.equal(offeredToolName('my server', 'read.file', taken), 'my_server__read_file');

@@ -27,7 +27,7 @@ const warningLines = (stderr: string, server: string) => stderr.split('\n').filt
 const ask = (cwd: string, replies: Reply[], args: string[] = []) =>
   cliAgainstServer({ replies }, { key: KEY, cwd, args: ['-p', '用工具', ...args], killAfterMs: 40_000 });
 
-describe('MCP servers over stdio: everything and filesystem', { timeout: 60_000 }, () => {
+describe('MCP servers over stdio: everything and filesystem', () => {
   const cwd = tempWorkspace('sylvan-mcp-');
   writeFileSync(join(cwd, 'notes.txt'), 'MCP 读到的内容 42\n');
   writeUserSettings(cwd, {
@@ -45,7 +45,7 @@ describe('MCP servers over stdio: everything and filesystem', { timeout: 60_000 
     text('两个工具都回答了。'),
   ]);
 
-  it('lists their tools in the first request, with their JSON Schemas', async () => {
+  it('lists their tools in the first request, with their JSON Schemas', { timeout: 60_000 }, async () => {
     const { server, result } = await run;
     assert.equal(result.code, 0, result.stderr);
     const names = toolNamesOf(server, 0);
@@ -57,7 +57,7 @@ describe('MCP servers over stdio: everything and filesystem', { timeout: 60_000 
     assert.ok(names.every((name) => /^[a-zA-Z0-9_-]{1,64}$/.test(name)), names.join(', '));
   });
 
-  it('round-trips everything__echo and filesystem__read_file (approved ahead by the settings)', async () => {
+  it('round-trips everything__echo and filesystem__read_file (approved ahead by the settings)', { timeout: 60_000 }, async () => {
     const { server, result } = await run;
     assertEveryRequestValid(server);
     assert.match(toolResultText(requestAt(server, 1), 'call_echo'), /hello from sylvan/);
@@ -66,14 +66,14 @@ describe('MCP servers over stdio: everything and filesystem', { timeout: 60_000 
     assert.equal(result.stderr.includes('MCP server'), false, `no warning expected: ${result.stderr}`);
   });
 
-  it('leaves no server process running after Sylvan exits', async () => {
+  it('leaves no server process running after Sylvan exits', { timeout: 60_000 }, async () => {
     await run;
     await eventually(() => processesIn(cwd).length === 0, `the servers started in ${cwd} exited (left: ${processesIn(cwd).join(', ')})`);
   });
 });
 
-describe("a folder's settings cannot start an MCP server", { timeout: 60_000 }, () => {
-  it('its server is not started, its tools are not offered, and one line says why', async () => {
+describe("a folder's settings cannot start an MCP server", () => {
+  it('its server is not started, its tools are not offered, and one line says why', { timeout: 60_000 }, async () => {
     const cwd = tempWorkspace('sylvan-mcp-');
     const marker = join(cwd, 'server-ran');
     // The "server" would leave a file behind if it were ever started.
@@ -86,11 +86,11 @@ describe("a folder's settings cannot start an MCP server", { timeout: 60_000 }, 
   });
 });
 
-describe('MCP server over Streamable HTTP: everything', { timeout: 60_000 }, () => {
+describe('MCP server over Streamable HTTP: everything', () => {
   const http = startEverythingHttp();
   after(async () => (await http).stop());
 
-  it('offers its tools in the first request and round-trips everything__echo', async () => {
+  it('offers its tools in the first request and round-trips everything__echo', { timeout: 60_000 }, async () => {
     const { url } = await http;
     const cwd = tempWorkspace('sylvan-mcp-http-');
     writeUserSettings(cwd, { mcpServers: { everything: { url, trust: true } } });
@@ -104,8 +104,8 @@ describe('MCP server over Streamable HTTP: everything', { timeout: 60_000 }, () 
   });
 });
 
-describe('MCP servers that fail', { timeout: 60_000 }, () => {
-  it('a missing command and a server killed mid-call each cost one warning; the turn completes', async () => {
+describe('MCP servers that fail', () => {
+  it('a missing command and a server killed mid-call each cost one warning; the turn completes', { timeout: 60_000 }, async () => {
     const cwd = tempWorkspace('sylvan-mcp-fail-');
     const pidFile = join(cwd, 'flaky.pid');
     writeUserSettings(cwd, {
@@ -127,7 +127,7 @@ describe('MCP servers that fail', { timeout: 60_000 }, () => {
     assert.equal(isAlive(Number(readFileSync(pidFile, 'utf8'))), false);
   });
 
-  it('a server answering garbage mid-call, and one that never answers at start, each cost one warning', async () => {
+  it('a server answering garbage mid-call, and one that never answers at start, each cost one warning', { timeout: 60_000 }, async () => {
     const cwd = tempWorkspace('sylvan-mcp-garbage-');
     writeUserSettings(cwd, {
       mcpStartTimeout: 2,
@@ -150,7 +150,7 @@ describe('MCP servers that fail', { timeout: 60_000 }, () => {
     await eventually(() => processesIn(cwd).length === 0, 'both servers ended with Sylvan');
   });
 
-  it('asks for approval by default: print mode without --yes denies an untrusted server\'s tool', async () => {
+  it('asks for approval by default: print mode without --yes denies an untrusted server\'s tool', { timeout: 60_000 }, async () => {
     const cwd = tempWorkspace('sylvan-mcp-approval-');
     writeUserSettings(cwd, { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } });
     const { server, result } = await ask(cwd, [

@@ -27,8 +27,8 @@ const systemPrompt = (request: ReturnType<typeof requestAt>): string => {
   return Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? '').join('') : String(content ?? '');
 };
 
-describe('settings files', { timeout: 60_000 }, () => {
-  it('a project settings file changes the default model', async () => {
+describe('settings files', () => {
+  it('a project settings file changes the default model', { timeout: 60_000 }, async () => {
     const { server, result } = await ask(workspace({ model: 'qwen-max' }));
     assert.equal(result.code, 0, result.stderr);
     assert.equal(requestAt(server, 0).body?.model, 'qwen-max');
@@ -42,7 +42,7 @@ describe('settings files', { timeout: 60_000 }, () => {
     assert.doesNotMatch(requestAt(off.server, 0).rawBody, /cache_control/);
   });
 
-  it('precedence: flags > environment > project > user', async () => {
+  it('precedence: flags > environment > project > user', { timeout: 60_000 }, async () => {
     const both = workspace({ model: 'from-project', maxSteps: 4 }, { model: 'from-user', timeout: 30 });
     const [project, environment, flag] = await Promise.all([
       ask(both),
@@ -56,7 +56,7 @@ describe('settings files', { timeout: 60_000 }, () => {
     assert.equal(requestAt(userOnly.server, 0).body?.model, 'from-user');
   });
 
-  it('an invalid value exits 2 with one line naming the file and the key', async () => {
+  it('an invalid value exits 2 with one line naming the file and the key', { timeout: 60_000 }, async () => {
     const cwd = workspace({ maxSteps: 'many' });
     const { server, result } = await ask(cwd);
     assert.equal(result.code, 2);
@@ -66,7 +66,7 @@ describe('settings files', { timeout: 60_000 }, () => {
     assert.match(result.stderr, /maxSteps: must be a positive whole number, got "many"/);
   });
 
-  it('an invalid MCP server (checked with zod after the prompt) exits 2 naming the key path, in print mode and in the REPL', async () => {
+  it('an invalid MCP server (checked with zod after the prompt) exits 2 naming the key path, in print mode and in the REPL', { timeout: 60_000 }, async () => {
     const cwd = workspace({ mcpServers: { tools: { command: 42 } } });
     const [print, repl] = await Promise.all([ask(cwd), ask(cwd, { args: [], stdin: 'hello\n' })]);
     for (const { result, server } of [print, repl]) {
@@ -76,7 +76,7 @@ describe('settings files', { timeout: 60_000 }, () => {
     }
   });
 
-  it('a file that is not JSON, or an unknown key, exits 2 naming the file', async () => {
+  it('a file that is not JSON, or an unknown key, exits 2 naming the file', { timeout: 60_000 }, async () => {
     const [broken, unknown] = await Promise.all([ask(workspace('{ "model": ')), ask(workspace({ modle: 'qwen-max' }))]);
     assert.equal(broken.result.code, 2);
     assert.match(broken.result.stderr, /\.sylvan\/settings\.json: is not valid JSON/);
@@ -84,7 +84,7 @@ describe('settings files', { timeout: 60_000 }, () => {
     assert.match(unknown.result.stderr, /settings\.json: modle: unknown setting/);
   });
 
-  it('a project file cannot set a key, redirect a key it did not provide, approve ahead or trust a server', async () => {
+  it('a project file cannot set a key, redirect a key it did not provide, approve ahead or trust a server', { timeout: 60_000 }, async () => {
     const cases = [
       { settings: { dashscopeApiKey: 'sk-from-the-folder' }, expected: /dashscopeApiKey: a project settings file cannot set API keys/ },
       { settings: { dashscopeBaseUrl: 'http://127.0.0.1:9/evil' }, expected: /dashscopeBaseUrl: a project settings file cannot send DASHSCOPE_API_KEY/ },
@@ -100,15 +100,15 @@ describe('settings files', { timeout: 60_000 }, () => {
     }
   });
 
-  it('the user file may set what a project file may not', async () => {
+  it('the user file may set what a project file may not', { timeout: 60_000 }, async () => {
     const { server, result } = await ask(workspace(undefined, { yes: true, permissions: { allow: ['mcp:x__y'] } }));
     assert.equal(result.code, 0, result.stderr);
     assert.equal(server.requests.length, 1);
   });
 });
 
-describe('project instructions', { timeout: 60_000 }, () => {
-  it('AGENTS.md, SYLVAN.md and $SYLVAN_HOME/AGENTS.md reach the system prompt of the first request', async () => {
+describe('project instructions', () => {
+  it('AGENTS.md, SYLVAN.md and $SYLVAN_HOME/AGENTS.md reach the system prompt of the first request', { timeout: 60_000 }, async () => {
     const cwd = workspace();
     writeFileSync(join(cwd, 'AGENTS.md'), 'Run the tests with npm test before saying a change works.\n');
     writeFileSync(join(cwd, 'SYLVAN.md'), '回答时请使用简体中文。\n');
@@ -124,7 +124,7 @@ describe('project instructions', { timeout: 60_000 }, () => {
     assert.ok(prompt.indexOf('Call me Ada.') < prompt.indexOf('Run the tests'), 'the user\'s own instructions come before the project\'s');
   });
 
-  it('a huge AGENTS.md is cut with a note, and the banner says what was loaded', async () => {
+  it('a huge AGENTS.md is cut with a note, and the banner says what was loaded', { timeout: 60_000 }, async () => {
     const cwd = workspace({ model: 'qwen-plus' });
     writeFileSync(join(cwd, 'AGENTS.md'), `${'长'.repeat(30_000)}END-MARKER`);
     const { server, result } = await ask(cwd, { args: [], stdin: 'hello\n' });

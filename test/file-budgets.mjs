@@ -1,0 +1,45 @@
+// The test files that start processes (the built CLI, a terminal, MCP servers, shells), each with
+// its time budget on an idle 2-core machine and what that time waits for. `npm test` runs every
+// other file first (in-process, quick), then these, longest budget first so the two runner slots
+// finish together; the closing reporter lists any file over its budget. A budget is a statement to
+// keep, not a timeout: the hard bound per file is --test-timeout in test/run-suite.mjs.
+//
+// A new file that starts the CLI belongs here: run-suite.mjs names any it finds missing.
+
+/** @type {Record<string, { seconds: number; waitsFor: string }>} */
+export const SPAWNING_FILES = {
+  'test/cli/provider-errors.test.ts': { seconds: 30, waitsFor: '18 CLI runs one after another (each test owns its limit, so none waits in a queue); about 5 s of it is retry waits (retry-after 1 s, backoff 1 s + 2 s)' },
+  'test/cli/memory.test.ts': { seconds: 40, waitsFor: '16 CLI runs, one of 300 piped turns in a small window, and one terminal session' },
+  'test/cli/faults.test.ts': { seconds: 25, waitsFor: '17 CLI runs together; three are cut off by --timeout 2, two wait for a 1 s and 2 s retry backoff' },
+  'test/settings/settings.test.ts': { seconds: 20, waitsFor: '13 CLI runs against loopback servers' },
+  'test/cli/terminal-output.test.ts': { seconds: 20, waitsFor: '10 CLI runs and 2 terminal (tmux) sessions' },
+  'test/cli/small-jobs.test.ts': { seconds: 20, waitsFor: '10 CLI runs and a terminal session' },
+  'test/cli/provider-traffic.test.ts': { seconds: 20, waitsFor: '9 CLI runs replaying recorded DashScope streams' },
+  'test/mcp/mcp-servers.test.ts': { seconds: 20, waitsFor: '7 CLI runs, each starting the reference MCP servers (server-everything, server-filesystem)' },
+  'test/hardening/sessions.test.ts': { seconds: 15, waitsFor: '9 CLI runs, some killed mid-turn and resumed' },
+  'test/cli/files.test.ts': { seconds: 15, waitsFor: '8 CLI runs with file tools' },
+  'test/cli/exit-screen.test.ts': { seconds: 20, waitsFor: '6 terminal (tmux) sessions, each ended with Ctrl-C twice' },
+  'test/cli/line-editor-pty.test.ts': { seconds: 15, waitsFor: '4 terminal sessions typed at key by key' },
+  'test/mcp/mcp-lifecycle.test.ts': { seconds: 15, waitsFor: '3 CLI runs with a test MCP server, ended by SIGINT, SIGTERM and SIGHUP' },
+  'test/hardening/guarded-claims-redaction.test.ts': { seconds: 15, waitsFor: '4 CLI runs and one terminal session answering an approval' },
+  'test/cli/built-cli.test.ts': { seconds: 10, waitsFor: '6 runs of bin/sylvan.js (--help, --version, a mock turn)' },
+  'test/cli/web.test.ts': { seconds: 15, waitsFor: '4 CLI runs against loopback search servers; one waits for a 2.8 s search timeout' },
+  'test/cli/model-command.test.ts': { seconds: 10, waitsFor: '4 CLI runs' },
+  'test/hardening/key-redaction.test.ts': { seconds: 10, waitsFor: '5 CLI runs' },
+  'test/hardening/folder-settings.test.ts': { seconds: 10, waitsFor: '3 CLI runs' },
+  'test/cli/print-mode.test.ts': { seconds: 10, waitsFor: '2 CLI runs shared by 13 tests' },
+  'test/cli/print-output.test.ts': { seconds: 10, waitsFor: '2 CLI runs' },
+  'test/cli/repl.test.ts': { seconds: 10, waitsFor: 'one piped REPL run shared by 6 tests' },
+  'test/cli/interrupt-pty.test.ts': { seconds: 10, waitsFor: 'one terminal session interrupted mid-turn' },
+  'test/cli/line-editor-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session' },
+  'test/hardening/pipes.test.ts': { seconds: 10, waitsFor: '2 CLI runs into pipes' },
+  'test/hardening/tool-input.test.ts': { seconds: 10, waitsFor: '2 CLI runs' },
+  'test/providers/mock/mock-action-intents.test.ts': { seconds: 10, waitsFor: '3 CLI runs with the mock model' },
+  'test/mcp/guarded-claims-mcp.test.ts': { seconds: 10, waitsFor: 'a child that starts an MCP hub through tsx and exits; two short-lived servers' },
+  'test/tools/shell/exit-hook.test.ts': { seconds: 10, waitsFor: 'child processes ended by the exit hook' },
+  'test/helpers/children.test.ts': { seconds: 10, waitsFor: 'child processes killed when their file ends' },
+  'test/providers/warm-up.test.ts': { seconds: 10, waitsFor: 'one child process measuring start-up' },
+};
+
+/** Imports that mean a file starts the CLI (or a terminal) itself. */
+export const STARTS_THE_CLI = /helpers\/(start-cli|run-cli|run-cli-limited|cli-against-server|terminal)\.ts/;
