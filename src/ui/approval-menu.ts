@@ -24,9 +24,9 @@ export function approvalChoices(
 ): (Choice & { answer: ApprovalAnswer })[] {
   return [
     { key: 'y', label: 'Yes', answer: 'yes' },
+    ...(scope?.oneTime ? [] : [{ key: 'a', label: alwaysChoiceLabel(scope?.alwaysLabel ?? ''), answer: 'always' as const }]),
     // A sandboxed command that may reach the network for this one run.
     ...(options.withNetwork ? [{ key: 'w', label: 'Yes, with network (this run only)', answer: 'network' as const }] : []),
-    ...(scope?.oneTime ? [] : [{ key: 'a', label: alwaysChoiceLabel(scope?.alwaysLabel ?? ''), answer: 'always' as const }]),
     { key: 'n', label: 'No', answer: 'no' },
     { key: 't', label: 'No, and tell it why', answer: 'tell' },
   ];

@@ -151,7 +151,8 @@ describe('/rewind in the REPL, and /undo after --continue', { timeout: 120_000 }
     await say(again, '/undo', /Overwrite notes\.txt\? \[y\]es \/ \[n\]o › /, 'the question before overwriting a changed file');
     const question = again.output.replace(/\r/g, '');
     assert.match(question, /notes\.txt was changed after Sylvan's change/);
-    assert.match(question, / {2}│ -BETA by hand␍\n {2}│ \+beta␍/);
+    // The numbered diff of the approval preview: old and new line numbers, then the sign.
+    assert.match(question, / {2}│ 2 +- BETA by hand␍\n {2}│ +2 \+ beta␍/);
     await say(again, 'y', /notes\.txt restored[\s\S]*› /, 'the undo after --continue');
     assert.deepEqual(readFileSync(join(workspace, 'notes.txt')), NOTES);
     again.type('\x04');

@@ -76,11 +76,12 @@ describe('the reason a call was denied', { timeout: 60_000 }, () => {
     const terminal = await startTerminal({ cwd: tempWorkspace(), env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '0' }) });
     context.after(() => terminal.close());
     await terminal.expect(/› /, 'the first prompt');
-    const asked = terminal.expect(/\[y\]es \/ \[n\]o/, 'the approval question');
+    // A terminal asks with the one-key menu: `n` alone answers.
+    const asked = terminal.expect(/No, and tell it why/, 'the approval menu');
     terminal.type('write notes\r');
     await asked;
     const answered = terminal.expect(/OK, not written\./, "the model's answer after the denial");
-    terminal.type('n\r');
+    terminal.type('n');
     await answered;
     assert.match(toolResultText(requestAt(server, 1), 'call_w'), /The user said no to this call; nothing was changed/);
   });

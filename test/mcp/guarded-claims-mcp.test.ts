@@ -62,7 +62,11 @@ describe('an MCP stdio server', { timeout: 30_000 }, () => {
     assert.equal(seen.LISTED_FOR_THE_SERVER, 'yes', 'its own env reaches it');
     assert.equal(seen.PATH, process.env.PATH, 'PATH is inherited');
     for (const name of Object.keys(planted)) assert.equal(seen[name], undefined, `${name} reached the server`);
-    const extra = Object.keys(seen).filter((name) => !ORDINARY.test(name) && name !== 'ENV_FILE' && name !== 'LISTED_FOR_THE_SERVER');
+    // SYLVAN_PROCESS_MARK is Sylvan's own: the session's mark, by which its descendants are found and ended (no secret).
+    assert.match(seen.SYLVAN_PROCESS_MARK ?? '', /\S/, 'the server carries the session mark');
+    const extra = Object.keys(seen).filter(
+      (name) => !ORDINARY.test(name) && !['ENV_FILE', 'LISTED_FOR_THE_SERVER', 'SYLVAN_PROCESS_MARK'].includes(name),
+    );
     assert.deepEqual(extra, [], 'variables beyond the inherited few and its env');
   });
 

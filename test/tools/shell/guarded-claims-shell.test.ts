@@ -32,7 +32,7 @@ describe('the kept head and tail of a stream', () => {
 /** The README's promise for run_command: "Default timeout N s, at most M s". */
 function readmeTimeouts(): { defaultSeconds: number; maxSeconds: number } {
   const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-  const row = readme.split('\n').find((line) => line.includes('`run_command'));
+  const row = readme.split('\n').find((line) => line.startsWith('| `run_command'));
   const match = /Default timeout (\d+) s, at most (\d+) s/.exec(row ?? '');
   assert.ok(match, `the README's run_command row names its timeouts: ${row}`);
   return { defaultSeconds: Number(match[1]), maxSeconds: Number(match[2]) };
@@ -55,13 +55,13 @@ describe("run_command's timeout", { timeout: 20_000 }, () => {
   test("without timeout_seconds, the README's default", async () => {
     const { defaultSeconds } = readmeTimeouts();
     assert.deepEqual(await timersOf({ command: 'true' }), [defaultSeconds * 1000]);
-    assert.match(describeCommand(workspace, { command: 'true' }).preview, new RegExp(`stops after ${defaultSeconds} s$`));
+    assert.match(describeCommand(workspace, { command: 'true' }).preview, new RegExp(`stops after ${defaultSeconds} s$`, 'm'));
   });
 
   test("timeout_seconds above the cap runs under the README's cap, and the approval preview says so", async () => {
     const { maxSeconds } = readmeTimeouts();
     assert.deepEqual(await timersOf({ command: 'true', timeout_seconds: 86_400 }), [maxSeconds * 1000]);
-    assert.match(describeCommand(workspace, { command: 'true', timeout_seconds: 86_400 }).preview, new RegExp(`stops after ${maxSeconds} s$`));
+    assert.match(describeCommand(workspace, { command: 'true', timeout_seconds: 86_400 }).preview, new RegExp(`stops after ${maxSeconds} s$`, 'm'));
   });
 
   test('timeout_seconds under the cap is used as given', async () => {
