@@ -36,11 +36,12 @@ type StepClock = number[];
 
 /**
  * Per-step cost (µs of CPU) near the start of the history (steps 2–11: up to ~20 messages) and near its
- * end (the last ten steps: ~2,000 messages).
+ * end (the last ten steps: ~2,000 messages): the median step of each stretch, so one collection of
+ * garbage does not stand for the stretch.
  */
 function perStepAt(clock: StepClock): { early: number; late: number } {
-  const span = (from: number, to: number) => ((clock[to]! - clock[from]!) * 1000) / (to - from);
-  return { early: span(1, 11), late: span(clock.length - 11, clock.length - 1) };
+  const steps = (from: number, to: number) => Array.from({ length: to - from }, (_, index) => (clock[from + index + 1]! - clock[from + index]!) * 1000);
+  return { early: median(steps(1, 11)), late: median(steps(clock.length - 11, clock.length - 1)) };
 }
 
 /**
@@ -152,18 +153,24 @@ export async function measureLoopOverhead(context: BenchContext): Promise<Sectio
   await seedLoop(); // warms the JIT for all three
   await sylvanLoop();
   await sdkLoop();
-  const sylvanClock: StepClock = [];
-  const seedClock: StepClock = [];
+  const sylvanClocks: StepClock[] = [];
+  const seedClocks: StepClock[] = [];
   for (let round = 0; round < rounds; round++) {
-    seed.push(await seedLoop(round === 0 ? seedClock : undefined));
-    sylvan.push(await sylvanLoop(round === 0 ? sylvanClock : undefined));
+    const seedClock: StepClock = [];
+    const sylvanClock: StepClock = [];
+    seed.push(await seedLoop(seedClock));
+    sylvan.push(await sylvanLoop(sylvanClock));
     sdk.push(await sdkLoop());
+    seedClocks.push(seedClock);
+    sylvanClocks.push(sylvanClock);
   }
   const ratioTo = (runs: number[]) => median(runs.map((ms, index) => ms / (seed[index] ?? Number.NaN)));
   const ratio = ratioTo(sylvan);
   const perStep = (runs: number[]) => formatMicroseconds((median(runs) * 1000) / STEPS);
-  const growth = (clock: StepClock) => {
-    const { early, late } = perStepAt(clock);
+  const growth = (clocks: StepClock[]) => {
+    const each = clocks.map(perStepAt);
+    const early = median(each.map((stretch) => stretch.early));
+    const late = median(each.map((stretch) => stretch.late));
     return `${formatMicroseconds(early)} at ~20 messages, ${formatMicroseconds(late)} at ~2,000`;
   };
   return {
@@ -176,8 +183,8 @@ export async function measureLoopOverhead(context: BenchContext): Promise<Sectio
         target: `<= ${TARGET}x`,
         passed: ratio <= TARGET,
       },
-      { measure: "  per step as the history grows: Sylvan's", result: growth(sylvanClock) },
-      { measure: "  per step as the history grows: the seed's", result: growth(seedClock) },
+      { measure: "  per step as the history grows: Sylvan's", result: growth(sylvanClocks) },
+      { measure: "  per step as the history grows: the seed's", result: growth(seedClocks) },
       { measure: "the SDK's own loop: streamText + stopWhen (information, no target)", result: `${perStep(sdk)}  ${formatRatio(ratioTo(sdk))} seed` },
     ],
     notes: [

@@ -6,6 +6,7 @@ import { emptyStepMessage } from './empty-step.ts';
 import { addUsage, emptyUsage, type AgentEvent, type StopReason } from './events.ts';
 import { guardAfterStep, guardMessage, RepeatedCallDetector } from './guards.ts';
 import { readStep } from './step-events.ts';
+import { stepDeadline } from './step-deadline.ts';
 import { stepFailure } from './step-failure.ts';
 import { splitResponse } from './step-results.ts';
 import type { TurnOptions } from './turn-options.ts';
@@ -58,14 +59,14 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
       if (fitted.notice) yield { type: 'notice', message: fitted.notice };
 
       // 2. One model request, its stream read into events.
+      const deadline = stepDeadline(options.abortSignal, options.stepTimeoutMs);
       const result = streamText({
         model: options.model,
         tools: declaredTools,
         instructions: options.instructions,
         messages: fitted.messages,
         maxRetries: options.maxRetries,
-        abortSignal: options.abortSignal,
-        timeout: { stepMs: options.stepTimeoutMs },
+        abortSignal: deadline.signal,
         // The SDK's default prints raw errors to the console; they arrive as stream parts instead.
         onError: () => {},
       });
@@ -85,8 +86,9 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
           failure = error;
         }
       }
+      deadline.end();
       if (failure !== undefined || response === undefined) {
-        const failed = stepFailure(options, step.error ?? failure, step.abortReason);
+        const failed = stepFailure(options, step.error ?? failure, step.abortReason, deadline.timedOut());
         yield end(failed.reason, failed.message, failed.debug);
         return failed.reason;
       }

@@ -13,9 +13,9 @@ const isTimeout = (value: unknown): boolean =>
   value instanceof Error ? value.name === 'TimeoutError' || /timeout/i.test(value.message) : /timeout/i.test(String(value));
 
 /** The user's interrupt, the step timeout, or the model's or the network's error, in that order. */
-export function stepFailure(options: TurnOptions, error: unknown, abortReason: unknown): StepFailure {
+export function stepFailure(options: TurnOptions, error: unknown, abortReason: unknown, timedOut = false): StepFailure {
   if (options.abortSignal.aborted) return { reason: 'aborted', message: 'Interrupted.' };
-  if (isTimeout(abortReason) || isTimeout(error)) {
+  if (timedOut || isTimeout(abortReason) || isTimeout(error)) {
     const seconds = Math.round(options.stepTimeoutMs / 1000);
     return {
       reason: 'timeout',
