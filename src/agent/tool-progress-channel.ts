@@ -3,9 +3,9 @@ import type { AgentEvent } from './events.ts';
 type ProgressEvent = Extract<AgentEvent, { type: 'tool-progress' }>;
 
 /**
- * A side channel for the live output of running tools. Tools run inside the SDK's `streamText`,
- * which has no way to pass their partial output to us, so they report here and `merge` weaves the
- * reports into the turn's event stream as `tool-progress` events. Reports made while no turn is
+ * A side channel for the live output of running tools. A tool's `execute` returns only its result,
+ * so a running tool reports here and `merge` weaves the reports into the turn's event stream as
+ * `tool-progress` events, while the approval round waits for the call. Reports made while no turn is
  * being merged are dropped.
  */
 export class ToolProgressChannel {

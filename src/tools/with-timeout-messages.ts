@@ -1,9 +1,9 @@
 import type { Tool, ToolSet } from 'ai';
 
 /**
- * The SDK's per-tool timeout aborts the tool's signal; this makes that abort end the call at
- * once, even for a tool that ignores its signal, with an error the model can act on instead of
- * a bare "TimeoutError".
+ * The loop's per-tool timeout aborts the tool's signal (`executeToolCall`); this makes that abort
+ * end the call at once, even for a tool that ignores its signal, with an error the model can act on
+ * instead of a bare "TimeoutError".
  */
 export function withTimeoutMessages<TOOLS extends ToolSet>(tools: TOOLS, timeoutMs: number): TOOLS {
   const wrapped: Record<string, Tool> = {};
