@@ -7,6 +7,8 @@ export interface FenceProfile {
   /** Resolved paths the command must not see (`hidden-paths.ts`). */
   hidden: readonly string[];
   network: boolean;
+  /** Folders under /tmp that stay readable (Sylvan's own installation): the rest of /tmp is private. */
+  readOnlyInTemporary?: readonly string[];
 }
 
 const isInside = (path: string, folder: string): boolean => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
@@ -38,6 +40,7 @@ export function bwrapArguments(profile: FenceProfile): string[] {
     '--dev', '/dev',
     '--proc', '/proc',
     '--tmpfs', '/tmp',
+    ...(profile.readOnlyInTemporary ?? []).flatMap((path) => ['--ro-bind', path, path]),
     ...outside.flatMap(hide),
     '--bind', profile.workspaceRoot, profile.workspaceRoot,
     ...inside.flatMap(hide),

@@ -78,6 +78,7 @@ export class CommandSandbox {
       workspaceRoot: resolved(this.options.workspaceRoot),
       hidden: state.hidden,
       network: state.network || callOptions.network === true,
+      readOnlyInTemporary: installationInTemporary(),
     };
     if (state.kind === 'bwrap') {
       return { file: state.program, args: [...bwrapArguments(profile), '--', file, ...args], env: { TMPDIR: '/tmp' }, sandboxed: true };
@@ -85,6 +86,19 @@ export class CommandSandbox {
     const temporary = resolved(tmpdir());
     return { file: state.program, args: ['-p', macosProfile(profile, [temporary]), '--', file, ...args], env: {}, sandboxed: true };
   }
+}
+
+/**
+ * Sylvan's own folder when it lies under /tmp (a clone there, as CI makes): an MCP server it ships or
+ * starts from there must still be readable once the sandbox gives /tmp a private, empty folder.
+ * The first folder below /tmp on the way to the running script, read-only.
+ */
+function installationInTemporary(): string[] {
+  const script = process.argv[1];
+  if (!script) return [];
+  const path = resolved(script);
+  const match = /^\/tmp\/[^/]+/.exec(path);
+  return match && match[0] !== path ? [match[0]] : [];
 }
 
 function resolved(path: string): string {

@@ -40,6 +40,13 @@ describe('the fence', () => {
     assert.ok(!bwrapArguments({ workspaceRoot: '/work', hidden: [], network: true }).includes('--unshare-net'));
   });
 
+  test("bwrap: Sylvan's own folder under /tmp stays readable over the private /tmp (a clone there, as CI makes)", () => {
+    const args = bwrapArguments({ workspaceRoot: '/work', hidden: [], network: false, readOnlyInTemporary: ['/tmp/sylvan-clone'] });
+    const tmpfs = args.indexOf('--tmpfs');
+    assert.equal(args[tmpfs + 1], '/tmp');
+    assert.deepEqual(args.slice(tmpfs + 2, tmpfs + 5), ['--ro-bind', '/tmp/sylvan-clone', '/tmp/sylvan-clone'], 'bound after the tmpfs, read-only');
+  });
+
   test('sandbox-exec (macOS, untested here): writes only in the workspace and temp folders, hidden paths unreadable, no network', () => {
     const profile = macosProfile({ workspaceRoot: '/Users/ada/work', hidden: ['/Users/ada/.ssh'], network: false }, ['/var/folders/x']);
     assert.match(profile, /\(deny file-write\*\)/);
