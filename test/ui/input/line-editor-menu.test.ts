@@ -1,33 +1,7 @@
 import assert from 'node:assert/strict';
-import { EventEmitter } from 'node:events';
 import { afterEach, describe, test } from 'node:test';
 import { LineEditor } from '../../../src/ui/input/line-editor.ts';
-
-class FakeInput extends EventEmitter {
-  readonly isTTY = true;
-  setRawMode() {
-    return this;
-  }
-  setEncoding() {
-    return this;
-  }
-  resume() {
-    return this;
-  }
-  pause() {
-    return this;
-  }
-}
-
-class FakeOutput extends EventEmitter {
-  readonly isTTY = true;
-  columns = 80;
-  written = '';
-  write(text: string) {
-    this.written += text;
-    return true;
-  }
-}
+import { FakeInput, FakeOutput } from '../../helpers/fake-terminal.ts';
 
 let editors: LineEditor[] = [];
 afterEach(() => {

@@ -1,37 +1,8 @@
 import assert from 'node:assert/strict';
-import { EventEmitter } from 'node:events';
 import { afterEach, describe, test } from 'node:test';
 import { createCompleter } from '../../../src/ui/input/completion.ts';
 import { LineEditor } from '../../../src/ui/input/line-editor.ts';
-
-/** A terminal's two ends, as the editor uses them. */
-class FakeInput extends EventEmitter {
-  readonly isTTY = true;
-  raw = false;
-  setRawMode(mode: boolean) {
-    this.raw = mode;
-    return this;
-  }
-  setEncoding() {
-    return this;
-  }
-  resume() {
-    return this;
-  }
-  pause() {
-    return this;
-  }
-}
-
-class FakeOutput extends EventEmitter {
-  readonly isTTY = true;
-  columns = 80;
-  written = '';
-  write(text: string) {
-    this.written += text;
-    return true;
-  }
-}
+import { FakeInput, FakeOutput } from '../../helpers/fake-terminal.ts';
 
 let editors: LineEditor[] = [];
 afterEach(() => {
