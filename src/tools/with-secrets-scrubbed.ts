@@ -1,5 +1,6 @@
-import type { Tool, ToolSet } from 'ai';
+import type { ToolSet } from 'ai';
 import { redactSecrets } from '../agent/redact-secrets.ts';
+import { wrapExecutes, type Execute } from './wrap-executes.ts';
 
 /** Every string inside a tool's output (text, or JSON-like objects and arrays) with the secrets replaced. */
 function scrubbed(value: unknown, secrets: readonly string[], depth = 0): unknown {
@@ -18,29 +19,17 @@ function scrubbed(value: unknown, secrets: readonly string[], depth = 0): unknow
  * (`() => list`), so keys learned later count.
  */
 export function withSecretsScrubbed<TOOLS extends ToolSet>(tools: TOOLS, secrets: () => readonly string[]): TOOLS {
-  const wrapped: Record<string, Tool> = {};
-  for (const [name, original] of Object.entries(tools) as [string, Tool][]) {
-    const execute = original.execute;
-    if (!execute) {
-      wrapped[name] = original;
-      continue;
+  return wrapExecutes(tools, (_name, execute): Execute => async (input, options) => {
+    const list = secrets();
+    try {
+      return scrubbed(await (execute(input, options) as unknown), list);
+    } catch (error) {
+      if (!(error instanceof Error) || list.length === 0) throw error;
+      const clean = redactSecrets(error.message, list);
+      if (clean === error.message) throw error;
+      const replacement = new Error(clean);
+      replacement.name = error.name;
+      throw replacement;
     }
-    wrapped[name] = {
-      ...original,
-      execute: async (input: unknown, options: Parameters<NonNullable<Tool['execute']>>[1]) => {
-        const list = secrets();
-        try {
-          return scrubbed(await (execute(input, options) as unknown), list);
-        } catch (error) {
-          if (!(error instanceof Error) || list.length === 0) throw error;
-          const clean = redactSecrets(error.message, list);
-          if (clean === error.message) throw error;
-          const replacement = new Error(clean);
-          replacement.name = error.name;
-          throw replacement;
-        }
-      },
-    } as Tool;
-  }
-  return wrapped as TOOLS;
+  });
 }
