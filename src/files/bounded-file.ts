@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { isSecretPath } from '../tools/files/workspace-path.ts';
+import { isInside, isSecretPath, toRelative } from '../tools/files/workspace-path.ts';
 
 export interface BoundedFileOptions {
   /** Bytes read at most: the rest of a longer file is never read. */
@@ -129,14 +129,4 @@ function describeError(error: unknown): string {
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'ELOOP') return 'it is a loop of links';
   return ((error as Error).message ?? String(error)).split('\n')[0] ?? 'it could not be read';
-}
-
-function isInside(parent: string, child: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
-}
-
-function toRelative(root: string, absolute: string): string {
-  const relative = path.relative(root, absolute);
-  return relative === '' ? '.' : relative.split(path.sep).join('/');
 }

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { APICallError, tool, type ModelMessage } from 'ai';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { APICallError, registerTelemetry, tool, type ModelMessage } from 'ai';
 import type { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { ContextFitter } from '../../src/agent/context-fitter.ts';
@@ -66,6 +69,38 @@ async function run(model: MockLanguageModelV4, overrides: Partial<TurnOptions> =
 }
 
 const roles = (messages: readonly ModelMessage[]) => messages.map((message) => message.role);
+
+const sourceRoot = fileURLToPath(new URL('../../src', import.meta.url));
+
+describe('agentLoop: one model request per step, the SDK running no loop of its own', () => {
+  test('a turn of three steps makes exactly three streamText calls, three model steps and three requests', async () => {
+    const operations: string[] = [];
+    let stepsStarted = 0;
+    // The SDK's public telemetry hook sees every streamText call and every step it runs.
+    registerTelemetry({
+      onStart: (event: { operationId?: string }) => void operations.push(String(event.operationId)),
+      onStepStart: () => void stepsStarted++,
+    });
+    const model = scriptedModel([
+      { calls: [{ name: 'lookup', input: { key: 'a' } }] },
+      { calls: [{ name: 'lookup', input: { key: 'b' } }] },
+      { text: 'Both looked up.' },
+    ]);
+    const { end, log } = await run(model, { approval: { decide: () => 'not-needed', ask: async () => ({ approved: true }) } });
+    assert.equal(end.stopReason, 'completed');
+    assert.deepEqual(log, ['lookup:a', 'lookup:b']);
+    assert.equal(model.doStreamCalls.length, 3, 'three requests reached the model');
+    assert.deepEqual(operations.filter((id) => id.includes('streamText')), ['ai.streamText', 'ai.streamText', 'ai.streamText'], `operations: ${operations.join(', ')}`);
+    assert.equal(stepsStarted, 3, 'each streamText ran exactly one step');
+  });
+
+  test('src/ has no stopWhen, prepareStep or onStepEnd', () => {
+    const files = readdirSync(sourceRoot, { recursive: true }).map(String).filter((file) => file.endsWith('.ts'));
+    assert.ok(files.length > 50, `found the sources (${files.length} files)`);
+    const offenders = files.filter((file) => /\b(stopWhen|prepareStep|onStepEnd)\b/.test(readFileSync(join(sourceRoot, file), 'utf8')));
+    assert.deepEqual(offenders, []);
+  });
+});
 
 describe('agentLoop', () => {
   test('runs a tool, feeds the result back, and stops when the model answers', async () => {

@@ -270,12 +270,14 @@ function secretRefusal(userPath: string, linkTarget: string | undefined, forWrit
     : new Error(`reading ${subject} is refused: it may hold secrets such as API keys, which must not be sent to the model`);
 }
 
-function isInside(parent: string, child: string): boolean {
+/** Whether `child` (an absolute path) is `parent` or lies below it. */
+export function isInside(parent: string, child: string): boolean {
   const relative = path.relative(parent, child);
   return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
 
-function toRelative(root: string, absolute: string): string {
+/** `absolute` relative to `root`, with `/` separators (`.` for the root itself). */
+export function toRelative(root: string, absolute: string): string {
   const relative = path.relative(root, absolute);
   return relative === '' ? '.' : relative.split(path.sep).join('/');
 }
