@@ -26,7 +26,7 @@ import { createSession, type SessionWriter } from './session/store.ts';
 import { createTools } from './tools/index.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
 import { describeEdit, type EditFileInput } from './tools/files/edit-file.ts';
-import { describeCommand, RUN_COMMAND_SDK_TIMEOUT_MS, type RunCommandInput } from './tools/shell/run-command.ts';
+import { describeCommand, RUN_COMMAND_LOOP_TIMEOUT_MS, type RunCommandInput } from './tools/shell/run-command.ts';
 import { formatCall } from './ui/render.ts';
 import { CommandSandbox } from './sandbox/command-sandbox.ts';
 import { findSandbox } from './sandbox/find-sandbox.ts';
@@ -264,7 +264,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3 },
       stepTimeoutMs: config.timeoutSeconds * 1000,
       toolTimeoutMs: config.toolTimeoutSeconds * 1000,
-      toolTimeoutOverrides: { run_commandMs: Math.max(RUN_COMMAND_SDK_TIMEOUT_MS, config.toolTimeoutSeconds * 1000) },
+      toolTimeoutOverrides: { run_commandMs: Math.max(RUN_COMMAND_LOOP_TIMEOUT_MS, config.toolTimeoutSeconds * 1000) },
       maxRetries: sdkRetries,
       abortSignal: signal,
       approval,
