@@ -11,7 +11,9 @@ import { keyHostNote } from './ui/key-host-note.ts';
 import { sanitize, sanitizeLine } from './ui/sanitize.ts';
 import { runRepl } from './ui/repl.ts';
 import { isMessagePrompt } from './ui/mode-display.ts';
-import { SLASH_COMMAND_SUMMARIES } from './ui/slash-commands.ts';
+import { SLASH_COMMAND_SUMMARIES, SLASH_COMMANDS } from './ui/slash-commands.ts';
+import { loadCustomCommands } from './commands/load-commands.ts';
+import { commandSummaries } from './ui/custom-commands.ts';
 import { sandboxBannerLine } from './sandbox/describe-sandbox.ts';
 
 /** package.json's version, put in by the build (scripts/build.mjs), so a prompt reads no file for it. */
@@ -109,6 +111,8 @@ async function run(argv: string[]): Promise<number> {
     return fail(new ConfigError((error as Error).message), debug);
   }
 
+  const customCommands = loadCustomCommands({ workspaceRoot: config.cwd, home: config.home, builtIns: SLASH_COMMANDS });
+
   try {
     if (config.mode.kind === 'print') {
       let prompt = config.mode.prompt;
@@ -131,6 +135,7 @@ async function run(argv: string[]): Promise<number> {
           stdout: process.stdout,
           stderr: process.stderr,
           signal: controller.signal,
+          customCommands,
         });
       } finally {
         runtime.close();
@@ -141,12 +146,18 @@ async function run(argv: string[]): Promise<number> {
 
     const interactive = process.stdin.isTTY === true;
     const dim = chalkFor(process.stdout).dim;
+    const customSummaries = commandSummaries(customCommands);
     const reader = interactive
       ? createTerminalReader({
           input: process.stdin,
           output: process.stdout,
           history: loadInputHistory(config.home),
-          completion: { commands: SLASH_COMMAND_SUMMARIES, workspaceRoot: config.cwd, secretPatterns: config.secretPatterns },
+          completion: {
+            commands: SLASH_COMMAND_SUMMARIES,
+            moreCommands: [() => customSummaries],
+            workspaceRoot: config.cwd,
+            secretPatterns: config.secretPatterns,
+          },
           dim,
         })
       : (await import('./ui/piped-reader.ts')).createPipedReader(process.stdin, (prompt, line) => {
@@ -158,8 +169,9 @@ async function run(argv: string[]): Promise<number> {
     let settingsError: ConfigError | undefined;
     try {
       process.stdout.write(`${banner(config)}\n`);
-      const loaded = loadedFilesLine(config);
+      const loaded = loadedFilesLine(config, customCommands.commands.length);
       if (loaded) process.stdout.write(`${dim(loaded)}\n`);
+      for (const note of customCommands.notes) process.stdout.write(`${dim(sanitizeLine(note))}\n`);
       const resumed = await resolveResume(config, reader, (line) => process.stdout.write(`${dim(line)}\n`));
       const code = await runRepl({
         config,
@@ -177,6 +189,7 @@ async function run(argv: string[]): Promise<number> {
           }
         },
         rememberLine: interactive ? (line) => appendInputHistory(config.home, line) : undefined,
+        customCommands,
         pipedInput: !interactive,
         onInterrupt: (handler) => {
           // The editor holds the terminal in raw mode: Ctrl-C and Esc come to it as keys, not SIGINT.

@@ -1,4 +1,4 @@
-import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
+import type { LanguageModel, ModelMessage, Tool, ToolSet } from 'ai';
 import type { Config } from './config.ts';
 import { compactHistory, type CompactResult } from './agent/compact.ts';
 import { ContextFitter } from './agent/context-fitter.ts';
@@ -10,10 +10,11 @@ import { buildInstructions } from './agent/instructions.ts';
 import { instructionsSection, loadInstructionFiles, type InstructionFile } from './agent/project-instructions.ts';
 import { offeringOnly, PLAN_MODE_INSTRUCTIONS, planModeToolNames } from './agent/plan-mode.ts';
 import type { ApprovalMode } from './tools/approval-mode.ts';
-import { redactTurn } from './agent/redact-secrets.ts';
+import { redactSecrets, redactTurn } from './agent/redact-secrets.ts';
 import { ToolProgressChannel } from './agent/tool-progress-channel.ts';
 import { startRuntimeMcp, type RuntimeMcp } from './mcp/runtime-mcp.ts';
 import { agentLoop } from './agent/agent-loop.ts';
+import { executeToolCall } from './agent/tool-execution.ts';
 import type { ApprovalPolicy, ApprovalRequest } from './agent/turn-options.ts';
 import { createModel, providerContext } from './providers/create-model.ts';
 import { SearchSourceLog, withSearchSources } from './providers/dashscope-search.ts';
@@ -81,6 +82,15 @@ export interface Runtime {
   setThinking?(setting: ThinkingSetting): void;
   /** The server's models (`GET /models`), or why they could not be listed. */
   listModels?(signal?: AbortSignal): Promise<ServerModels>;
+  /**
+   * Runs a shell command the user chose (a custom command's `` !`…` `` line) as run_command runs
+   * the model's: the same sandbox, bounds and timeout, no keys in its environment or its output,
+   * and checkpointed (with `checkpointLabel`, as a turn of its own, so /undo can reverse it). The
+   * caller has asked for approval. Resolves with run_command's result; never throws.
+   */
+  runUserCommand?(command: string, options: { id: string; signal: AbortSignal; checkpointLabel?: string }): Promise<{ ok: true; output: string } | { ok: false; message: string }>;
+  /** `text` with every key Sylvan holds replaced, as in the session file (/export). */
+  redact?(text: string): string;
   /** Share of the context window the history takes now, 0..1+. */
   contextShare(): number;
   /** Estimated tokens of the history alone. */
@@ -93,6 +103,8 @@ export interface Runtime {
 export interface TurnRequest {
   /** The approval mode the turn runs in (default `ask`); the policy passed along follows the same mode. */
   mode?: ApprovalMode;
+  /** A model for this turn only (a custom command's `model`), through the same provider, key and base URL. */
+  model?: string;
 }
 
 export interface RuntimeOptions {
@@ -107,8 +119,9 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const searchSources = config.search?.backend === 'dashscope' ? new SearchSourceLog() : undefined;
   const progress = new ToolProgressChannel();
   let thinking: ThinkingSetting = config.thinking ?? { mode: 'auto' };
+  const answerModelFor = (name: string) => guardDeepToolInput(createModel({ ...config, model: name }, { thinking: () => thinking, searchSources }));
   const modelFor = (name: string) => ({
-    answer: guardDeepToolInput(createModel({ ...config, model: name }, { thinking: () => thinking, searchSources })),
+    answer: answerModelFor(name),
     compaction: guardDeepToolInput(createModel({ ...config, model: name }, { purpose: 'compaction' })),
   });
   let models: { answer: LanguageModel; compaction: LanguageModel } = modelFor(modelName);
@@ -235,10 +248,10 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   }
 
   /** Plan mode: the same tools (so a refused call is answered by the policy), fewer offered, and the planning instructions. */
-  const planTurn = () => {
+  const planTurn = (answer: LanguageModel) => {
     const offered = planModeToolNames(currentTools);
     return {
-      model: offeringOnly(models.answer, offered),
+      model: offeringOnly(answer, offered),
       instructions: buildInstructions({ workspaceRoot: config.cwd, toolNames: offered, projectInstructions }) + PLAN_MODE_INSTRUCTIONS,
     };
   };
@@ -254,7 +267,10 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     yield* mcpNotices();
     yield* sandboxNotice();
     checkpoints.beginTurn(text, conversation.length);
-    const planned = request.mode === 'plan' ? planTurn() : { model: models.answer, instructions };
+    // A command's own model serves this turn only; the provider, key and base URL stay the session's.
+    const ownModel = request.model !== undefined && request.model !== modelName && config.provider !== 'mock' ? request.model : undefined;
+    const answer = ownModel ? answerModelFor(ownModel) : models.answer;
+    const planned = request.mode === 'plan' ? planTurn(answer) : { model: answer, instructions };
     const events = withSearchSources(progress.merge(agentLoop({
       model: planned.model,
       tools: currentTools,
@@ -268,7 +284,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       maxRetries: sdkRetries,
       abortSignal: signal,
       approval,
-      provider,
+      provider: ownModel ? providerContext({ ...config, model: ownModel, contextTokens: windowTokens }) : provider,
       fitMessages: (messages) => fitter.fit(messages),
       onStepUsage: (sent, usage) => {
         fitter.observe(sent, usage);
@@ -330,6 +346,19 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     },
     listModels: (signal) => listServerModels(config, signal),
     runTurn: (text, signal, approval, request = {}) => redactTurn(turn(text, signal, approval, request), secrets),
+    async runUserCommand(command, { id, signal, checkpointLabel }) {
+      if (checkpointLabel !== undefined) checkpoints.beginTurn(checkpointLabel, conversation.length);
+      // The loop's own way of running a call: the same limit, the same handling of an interrupt.
+      const outcome = await executeToolCall(tools.run_command as Tool, { toolCallId: id, input: { command } }, {
+        signal,
+        timeoutMs: Math.max(RUN_COMMAND_LOOP_TIMEOUT_MS, config.toolTimeoutSeconds * 1000),
+        messages: [],
+      });
+      if (outcome.ok) return { ok: true, output: String(outcome.output) };
+      const error = outcome.error;
+      return { ok: false, message: redactSecrets(error instanceof Error ? error.message : String(error), secrets) };
+    },
+    redact: (text) => redactSecrets(text, secrets),
     compact,
     describeCall: async (request) => {
       switch (request.toolName) {

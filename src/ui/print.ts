@@ -1,11 +1,15 @@
 import { exitCodeFor } from '../agent/events.ts';
 import type { Config } from '../config.ts';
 import type { Runtime } from '../runtime.ts';
+import type { ApprovalPolicy } from '../agent/turn-options.ts';
+import type { ApprovalMode } from '../tools/approval-mode.ts';
 import { nonInteractiveApproval } from './approval-prompt.ts';
 import { CutOffWatch } from './cut-off-notice.ts';
 import { jsonEventLine } from './json-event-line.ts';
 import { EventRenderer, type Output } from './render.ts';
-import { sanitize } from './sanitize.ts';
+import { sanitize, sanitizeLine } from './sanitize.ts';
+import { findCommand, type LoadedCommands } from '../commands/custom-command.ts';
+import type { CommandTurn } from './custom-commands.ts';
 
 export interface PrintOptions {
   config: Config;
@@ -15,6 +19,8 @@ export interface PrintOptions {
   stderr: Output;
   /** Aborted on Ctrl-C: the turn stops and the exit code is 130. */
   signal: AbortSignal;
+  /** The custom commands read at start: a prompt `/name …` runs one. */
+  customCommands?: LoadedCommands;
 }
 
 /**
@@ -29,11 +35,15 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     mode: () => mode,
     workspaceRoot: config.cwd,
   });
+  const turn = await commandTurn(options, approval, mode);
+  // A custom command that was not sent (a `!` line denied) has said why on stderr.
+  if (turn === undefined) return 1;
   const renderer = new EventRenderer(stdout, stderr);
   // With --json the finish reason is in the turn-end event; stderr still says an answer was cut off.
   const cutOff = new CutOffWatch();
   let exitCode = 1;
-  for await (const event of options.runtime.runTurn(options.prompt, options.signal, approval, { mode })) {
+  const request = { mode, ...(turn.model !== undefined && { model: turn.model }) };
+  for await (const event of options.runtime.runTurn(turn.send, options.signal, approval, request)) {
     if (config.json) {
       stdout.write(`${jsonEventLine(event, config.debug)}\n`);
       const notice = cutOff.see(event);
@@ -48,4 +58,26 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     }
   }
   return exitCode;
+}
+
+/** The prompt as given, or a custom command's (`sylvan -p "/review src/a.ts"`), its `!` lines asked of no one: run only with --yes. */
+async function commandTurn(options: PrintOptions, approval: ApprovalPolicy, mode: ApprovalMode): Promise<CommandTurn | undefined> {
+  const name = /^\/(\S+)/.exec(options.prompt)?.[1];
+  const command = name === undefined ? undefined : findCommand(options.customCommands, name.toLowerCase());
+  // Why a command file was left out matters only to a prompt that may have meant one.
+  if (name !== undefined) for (const note of options.customCommands?.notes ?? []) options.stderr.write(`${sanitizeLine(note)}\n`);
+  if (!command) return { send: options.prompt };
+  const { prepareCommandTurn } = await import('./custom-commands.ts');
+  return prepareCommandTurn(command, options.prompt.slice(name!.length + 1).trim(), {
+    policy: approval,
+    runtime: options.runtime,
+    mode,
+    cannotAsk: 'print mode cannot ask; rerun with --yes (or SYLVAN_YES=1) to allow it',
+    interruptible: (work) => work(options.signal),
+    workspaceRoot: options.config.cwd,
+    secretPatterns: options.config.secretPatterns,
+    provider: options.config.provider,
+    note: (line) => options.stderr.write(`${line}\n`),
+    warn: (line) => options.stderr.write(`${line}\n`),
+  });
 }

@@ -1,4 +1,6 @@
 import type { ChalkInstance } from 'chalk';
+import type { ApprovalPolicy } from '../agent/turn-options.ts';
+import type { LoadedCommands } from '../commands/custom-command.ts';
 import type { Config } from '../config.ts';
 import type { Runtime } from '../runtime.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
@@ -13,6 +15,12 @@ export interface ReplState {
   config: Config;
   runtime: Runtime;
   approval: InteractiveApproval;
+  /** The policy a turn uses now (the interactive one, or the piped REPL's that asks no one): a custom command's `!` lines follow it. */
+  policy: ApprovalPolicy;
+  /** The custom commands read at start (`.sylvan/commands/`, `$SYLVAN_HOME/commands/`). */
+  customCommands?: LoadedCommands;
+  /** Writes bytes to the terminal as they are; absent when the output is not a terminal (only /copy's OSC 52 uses it). */
+  writeTerminal?: (bytes: string) => void;
   /** Runs slow work (a /compact) so that Ctrl-C stops it. */
   interruptible: <T>(work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
   print: (line?: string) => void;

@@ -14,6 +14,7 @@ import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { ReplState } from './repl-state.ts';
 import { nextApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
 import { modeFooter, modeTag, promptFor } from './mode-display.ts';
+import type { LoadedCommands } from '../commands/custom-command.ts';
 
 export interface ReplOptions {
   config: Config;
@@ -27,6 +28,8 @@ export interface ReplOptions {
   rememberLine?: (line: string) => void;
   /** Input is a pipe, not a terminal: approvals are never read from it (denied unless --yes). */
   pipedInput?: boolean;
+  /** The custom commands read at start: `/name` runs one. */
+  customCommands?: LoadedCommands;
   /** Millisecond clock for "a second Ctrl-C within a second". */
   now?: () => number;
 }
@@ -93,6 +96,9 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       config: options.config,
       runtime,
       approval,
+      policy: options.pipedInput ? pipedReplApproval(approval) : approval,
+      customCommands: options.customCommands,
+      ...(output.isTTY && { writeTerminal: (bytes: string) => output.write(bytes) }),
       interruptible: async (work) => {
         const controller = new AbortController();
         const unsubscribe = options.onInterrupt(() => controller.abort());
@@ -171,14 +177,16 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       return 1;
     }
 
+    let message = line;
+    let turnModel: string | undefined;
     if (line.startsWith('/')) {
       const outcome = await runSlashCommand(line, current);
       if (outcome === 'exit') return 0;
-      continue;
-    }
-
-    let message = line;
-    if (/(^|\s)@\S/.test(line)) {
+      if (typeof outcome !== 'object') continue;
+      // A custom command: its prompt (arguments in, files attached, `!` lines run) is this turn's message.
+      message = outcome.send;
+      turnModel = outcome.model;
+    } else if (/(^|\s)@\S/.test(line)) {
       const { attachFiles } = await import('./input/attach-files.ts');
       const attached = await attachFiles(line, { workspaceRoot: options.config.cwd, secretPatterns: options.config.secretPatterns });
       for (const problem of attached.problems) print(colour.yellow(`  ${sanitizeLine(problem)}`));
@@ -206,10 +214,11 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     // The last step's prompt plus answer is what the next request starts from.
     let contextTokens = 0;
     try {
-      const policy = options.pipedInput ? pipedReplApproval(current.approval) : current.approval;
+      const policy = current.policy;
       const turnMode = mode;
       planned = turnMode === 'plan';
-      for await (const event of current.runtime.runTurn(message, controller.signal, live ? hidingLiveRows(policy, live) : policy, { mode: turnMode })) {
+      const request = { mode: turnMode, ...(turnModel !== undefined && { model: turnModel }) };
+      for await (const event of current.runtime.runTurn(message, controller.signal, live ? hidingLiveRows(policy, live) : policy, request)) {
         if (!live) trackToolEvent(toolCalls, event);
         await renderer.render(event);
         if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;

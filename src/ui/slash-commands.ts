@@ -6,12 +6,17 @@ import { sanitize, sanitizeLine } from './sanitize.ts';
 import { fullToolOutput } from './tool-calls.ts';
 import { modeCommand } from './mode-command.ts';
 import { usageReport } from './usage-report.ts';
+import { findCommand } from '../commands/custom-command.ts';
+import { commandHelpLines, prepareCommandTurn, type CommandTurn } from './custom-commands.ts';
+
+/** What a command leaves the REPL to do: quit, send a turn (a custom command's prompt), or nothing. */
+export type SlashOutcome = 'exit' | CommandTurn | void;
 
 interface SlashCommand {
   name: string;
   usage: string;
   summary: string;
-  run(argument: string, state: ReplState): Promise<'exit' | void> | 'exit' | void;
+  run(argument: string, state: ReplState): Promise<SlashOutcome> | SlashOutcome;
 }
 
 /** The editor's keys, as /help lists them. */
@@ -37,6 +42,12 @@ const COMMANDS: SlashCommand[] = [
     summary: 'this list',
     run(_argument, state) {
       for (const command of COMMANDS) state.print(`  ${command.usage.padEnd(22)} ${state.dim(command.summary)}`);
+      const custom = commandHelpLines(state.customCommands);
+      if (custom.length > 0) {
+        state.print("  Custom commands (.sylvan/commands/ is the project's, $SYLVAN_HOME/commands/ yours, which wins on a clash):");
+        for (const command of custom) state.print(`  ${command.usage.padEnd(22)} ${state.dim(command.summary)}`);
+      }
+      for (const note of state.customCommands?.notes ?? []) state.print(state.dim(`  ${sanitizeLine(note)}`));
       state.print(state.dim('  Esc or Ctrl-C stops an answer; Ctrl-C twice at an empty prompt, Ctrl-D, exit or /exit quits.'));
       state.print('  Keys:');
       for (const [keys, what] of KEYS) state.print(`  ${keys.padEnd(24)} ${state.dim(what)}`);
@@ -216,6 +227,18 @@ const COMMANDS: SlashCommand[] = [
     run: async (argument, state) => (await import('./checkpoint-commands.ts')).rewindCommand(argument, state),
   },
   {
+    name: '/export',
+    usage: '/export [file]',
+    summary: 'write the session as Markdown (keys redacted) to a workspace file',
+    run: async (argument, state) => (await import('./export-command.ts')).exportCommand(argument, state),
+  },
+  {
+    name: '/copy',
+    usage: '/copy',
+    summary: 'put the last answer on the clipboard (OSC 52, where the terminal allows it)',
+    run: async (_argument, state) => (await import('./copy-command.ts')).copyCommand(state),
+  },
+  {
     name: '/exit',
     usage: '/exit',
     summary: 'quit (also: exit, quit, Ctrl-D)',
@@ -228,13 +251,31 @@ export const SLASH_COMMANDS: readonly string[] = COMMANDS.map((command) => comma
 /** Each command with its one-line description, for the menu shown as `/` is typed. */
 export const SLASH_COMMAND_SUMMARIES: readonly { name: string; summary: string }[] = COMMANDS.map(({ name, summary }) => ({ name, summary }));
 
-/** Runs a `/command`; unknown ones get a hint, never an error. */
-export async function runSlashCommand(line: string, state: ReplState): Promise<'exit' | void> {
+/**
+ * Runs a `/command`: a built-in one, else a custom command (which a built-in always wins over),
+ * whose prompt comes back as the turn to send. Unknown ones get a hint, never an error.
+ */
+export async function runSlashCommand(line: string, state: ReplState): Promise<SlashOutcome> {
   const [name = '', ...rest] = line.split(/\s+/);
   const command = COMMANDS.find((candidate) => candidate.name === name.toLowerCase());
-  if (!command) {
-    state.print(`  Unknown command ${name}. Try /help.`);
+  if (command) return command.run(rest.join(' '), state);
+  const custom = findCommand(state.customCommands, name.slice(1).toLowerCase());
+  if (!custom) {
+    state.print(`  Unknown command ${sanitizeLine(name)}. Try /help.`);
     return;
   }
-  return command.run(rest.join(' '), state);
+  // What follows the name as typed, line breaks included.
+  return prepareCommandTurn(custom, line.slice(name.length).trim(), {
+    policy: state.policy,
+    runtime: state.runtime,
+    mode: state.mode,
+    cannotAsk: "Sylvan's input is a pipe, so it cannot ask; rerun with --yes (or SYLVAN_YES=1) to allow it",
+    interruptible: state.interruptible,
+    status: state.status,
+    workspaceRoot: state.config.cwd,
+    secretPatterns: state.config.secretPatterns,
+    provider: state.config.provider,
+    note: (text) => state.print(state.dim(`  ${text}`)),
+    warn: (text) => state.print(state.colour.yellow(`  ${text}`)),
+  });
 }

@@ -24,16 +24,34 @@ export interface Completer {
 /** Most files and commands shown under the input at once. */
 export const MAX_SUGGESTIONS = 10;
 
+/** A command as the menu lists it: `/help`, and what it does. */
+export interface CommandSummary {
+  name: string;
+  summary: string;
+}
+
 export interface CompleterOptions {
-  commands: readonly { name: string; summary: string }[];
+  /** The built-in commands. */
+  commands: readonly CommandSummary[];
+  /**
+   * More commands, each source asked at every keystroke (custom commands from files, MCP prompts),
+   * listed after the built-ins; a name a built-in has is left out.
+   */
+  moreCommands?: readonly (() => readonly CommandSummary[])[];
   workspaceRoot: string;
   secretPatterns?: readonly string[];
 }
 
 /** `/` completes commands (and lists them as you type); `@` completes workspace paths. */
 export function createCompleter(options: CompleterOptions): Completer {
+  const allCommands = (): readonly CommandSummary[] => {
+    if (!options.moreCommands?.length) return options.commands;
+    const taken = new Set(options.commands.map((command) => command.name));
+    const more = options.moreCommands.flatMap((source) => source()).filter((command) => !taken.has(command.name));
+    return [...options.commands, ...more];
+  };
   const commandsFor = (text: string) =>
-    options.commands.filter((command) => command.name.startsWith(text.toLowerCase()));
+    allCommands().filter((command) => command.name.startsWith(text.toLowerCase()));
   return {
     suggest(text) {
       if (!/^\/\S*$/.test(text)) return [];

@@ -36,6 +36,23 @@ describe('completion', { timeout: 10_000 }, () => {
     assert.equal((await completer().complete('/h', 2))?.text, '/help ');
   });
 
+  test('more command sources (custom commands) are listed after the built-ins, asked again at each keystroke; a built-in name is never shadowed', async () => {
+    let custom = [{ name: '/review', summary: 'review a file (project)' }];
+    const more = createCompleter({
+      commands: [{ name: '/help', summary: 'this list' }, { name: '/redo', summary: 'take back' }],
+      moreCommands: [() => custom, () => [{ name: '/help', summary: 'a file called help.md' }]],
+      workspaceRoot: root,
+    });
+    assert.deepEqual(more.suggest('/', 1), [
+      { label: '/help', description: 'this list' },
+      { label: '/redo', description: 'take back' },
+      { label: '/review', description: 'review a file (project)' },
+    ]);
+    assert.equal((await more.complete('/rev', 4))?.text, '/review ');
+    custom = [{ name: '/git:commit', summary: 'commit (user)' }];
+    assert.deepEqual(more.suggest('/g', 2), [{ label: '/git:commit', description: 'commit (user)' }]);
+  });
+
   test('@ completes workspace paths: the common part, then the file', async () => {
     const folder = await completer().complete('look at @sr', 11);
     assert.deepEqual(folder && { from: folder.from, text: folder.text }, { from: 9, text: 'src/' });
