@@ -9,7 +9,7 @@ import { jsonEventLine } from './json-event-line.ts';
 import { EventRenderer, type Output } from './render.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
 import { findCommand, type LoadedCommands } from '../commands/custom-command.ts';
-import type { CommandTurn } from './custom-commands.ts';
+import type { CommandTurn } from './command-turn.ts';
 
 export interface PrintOptions {
   config: Config;
@@ -67,7 +67,7 @@ async function commandTurn(options: PrintOptions, approval: ApprovalPolicy, mode
   // Why a command file was left out matters only to a prompt that may have meant one.
   if (name !== undefined) for (const note of options.customCommands?.notes ?? []) options.stderr.write(`${sanitizeLine(note)}\n`);
   if (!command) return { send: options.prompt };
-  const { prepareCommandTurn } = await import('./custom-commands.ts');
+  const { prepareCommandTurn } = await import('./command-turn.ts');
   return prepareCommandTurn(command, options.prompt.slice(name!.length + 1).trim(), {
     policy: approval,
     runtime: options.runtime,

@@ -7,7 +7,8 @@ import { fullToolOutput } from './tool-calls.ts';
 import { modeCommand } from './mode-command.ts';
 import { usageReport } from './usage-report.ts';
 import { findCommand } from '../commands/custom-command.ts';
-import { commandHelpLines, prepareCommandTurn, type CommandTurn } from './custom-commands.ts';
+import { commandHelpLines } from './custom-commands.ts';
+import type { CommandTurn } from './command-turn.ts';
 
 /** What a command leaves the REPL to do: quit, send a turn (a custom command's prompt), or nothing. */
 export type SlashOutcome = 'exit' | CommandTurn | void;
@@ -264,6 +265,7 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<S
     state.print(`  Unknown command ${sanitizeLine(name)}. Try /help.`);
     return;
   }
+  const { prepareCommandTurn } = await import('./command-turn.ts');
   // What follows the name as typed, line breaks included.
   return prepareCommandTurn(custom, line.slice(name.length).trim(), {
     policy: state.policy,

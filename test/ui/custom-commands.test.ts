@@ -13,7 +13,8 @@ import type { Runtime } from '../../src/runtime.ts';
 import { nonInteractiveApproval } from '../../src/ui/approval-prompt.ts';
 import { shellLineRunner, type ShellLineContext } from '../../src/ui/command-shell-lines.ts';
 import { copyCommand, lastAnswer, MAX_COPY_BYTES, osc52 } from '../../src/ui/copy-command.ts';
-import { commandSummaries, prepareCommandTurn } from '../../src/ui/custom-commands.ts';
+import { prepareCommandTurn } from '../../src/ui/command-turn.ts';
+import { commandSummaries } from '../../src/ui/custom-commands.ts';
 import { exportCommand } from '../../src/ui/export-command.ts';
 import type { ReplState } from '../../src/ui/repl-state.ts';
 
