@@ -123,6 +123,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     workspaceRoot: config.cwd,
     sylvanHome: config.home,
   });
+  // Probed while the user types; the first turn awaits it instead of blocking on bwrap.
+  void sandbox.ready();
   const networkGrants = new NetworkGrants();
   const mcp = startRuntimeMcp(config, sandbox);
   // Every key Sylvan holds: the provider's and search keys, and the MCP servers' headers.
@@ -177,10 +179,10 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
 
   /** A bwrap that is installed but cannot start (no user namespaces) is not known at the banner: told once here. */
   let sandboxTold = false;
-  function* sandboxNotice(): Generator<AgentEvent> {
+  async function* sandboxNotice(): AsyncGenerator<AgentEvent> {
     if (sandboxTold) return;
     sandboxTold = true;
-    const state = sandbox.state;
+    const state = await sandbox.ready();
     if (state.state === 'unavailable' && findSandbox().available) {
       yield { type: 'notice', message: `(commands run without a sandbox: ${state.reason}; /sandbox tells more)` };
     }
