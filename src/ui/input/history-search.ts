@@ -12,7 +12,7 @@ interface Found {
  * Ctrl-R: readline's reverse incremental search through the input history (newest first). Each
  * typed character narrows the search from the current match towards older entries; Ctrl-R again
  * finds the next older entry holding the text (an entry equal to the one shown is skipped);
- * Backspace takes back the last step. Case-insensitive. Holds no terminal: the line editor feeds it
+ * Backspace takes back the last character or Ctrl-R. Case-insensitive. Holds no terminal: the line editor feeds it
  * and draws `prompt`, `text` and `cursor`.
  */
 export class HistorySearch {
@@ -44,10 +44,9 @@ export class HistorySearch {
     return `(${this.found.failed ? 'failed ' : ''}reverse-i-search)'${this.found.query}': `;
   }
 
-  /** Adds typed text to what is searched for; the current match is kept while it still matches. */
+  /** Adds typed text to what is searched for, a character at a time (so Backspace takes back one); the current match is kept while it still matches. */
   type(text: string): void {
-    const query = this.found.query + text.replace(/[\r\n]+/g, ' ');
-    this.step(query, Math.max(0, this.found.entry), false);
+    for (const character of text.replace(/[\r\n]+/g, ' ')) this.step(this.found.query + character, Math.max(0, this.found.entry), false);
   }
 
   /** Ctrl-R again: the next older entry with the text; with nothing typed yet, `previous` (the last search) is searched for. */

@@ -216,7 +216,10 @@ export class LineEditor implements LineReader {
 
   private handle(key: Key, read: ActiveRead): void {
     this.hints = [];
-    if (this.searching && this.handleSearch(key, this.searching)) return this.draw();
+    if (this.searching && this.handleSearch(key, this.searching)) {
+      this.exitArmedAt = this.rewindArmedAt = Number.NEGATIVE_INFINITY;
+      return this.draw();
+    }
     if (this.ctrlX) {
       this.ctrlX = false;
       if (key.kind === 'key' && key.name === 'end') return void this.editExternally(read);
@@ -378,10 +381,11 @@ export class LineEditor implements LineReader {
     this.area.erase();
     const text = this.pastes.expand(this.buffer.text);
     const takeBack = lendTerminal(this.options.input, this.options.output);
-    let outcome;
+    let outcome: { kind: 'edited'; text: string } | { kind: 'failed'; message: string };
     try {
-      const { editInExternalEditor } = await import('./external-editor.ts');
-      outcome = await editInExternalEditor(text);
+      outcome = await import('./external-editor.ts').then(({ editInExternalEditor }) => editInExternalEditor(text));
+    } catch (error) {
+      outcome = { kind: 'failed', message: `The editor could not be opened (${(error as Error).message}); the input is unchanged.` };
     } finally {
       this.lending = false;
       if (!this.closed) takeBack();
