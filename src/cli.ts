@@ -3,7 +3,7 @@ import { ConfigError, HELP, loadConfig, type Config } from './config.ts';
 import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createTerminalReader } from './ui/line-reader.ts';
 import { prepareHome } from './session/session-home.ts';
-import { resolveResume, type ResumedSession } from './ui/resume.ts';
+import { resolveResume, type Replay, type ResumedSession } from './ui/resume.ts';
 import { loadedFilesLine } from './settings/loaded-files.ts';
 import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
@@ -160,7 +160,11 @@ async function run(argv: string[]): Promise<number> {
       process.stdout.write(`${banner(config)}\n`);
       const loaded = loadedFilesLine(config);
       if (loaded) process.stdout.write(`${dim(loaded)}\n`);
-      const resumed = await resolveResume(config, reader, (line) => process.stdout.write(`${dim(line)}\n`));
+      // On a terminal the resumed conversation is drawn again before the prompt; a pipe gets the summary line alone.
+      const replay = process.stdout.isTTY
+        ? async (messages: Parameters<Replay>[0]) => (await import('./ui/transcript.ts')).replayTranscript(messages, process.stdout)
+        : undefined;
+      const resumed = await resolveResume(config, reader, (line) => process.stdout.write(`${dim(line)}\n`), replay);
       const code = await runRepl({
         config,
         reader,

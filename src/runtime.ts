@@ -23,6 +23,7 @@ import type { ThinkingSetting } from './providers/thinking.ts';
 import { warmUpFirstRequest } from './providers/warm-up.ts';
 import { SessionCheckpoints } from './checkpoints/session-checkpoints.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
+import { readGitBranch } from './session/git-branch.ts';
 import { createTools } from './tools/index.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
 import { describeEdit, type EditFileInput } from './tools/files/edit-file.ts';
@@ -74,6 +75,8 @@ export interface Runtime {
   compact(focus: string | undefined, signal: AbortSignal): Promise<CompactResult>;
   /** Starts a new session with the same settings. */
   clear(): void;
+  /** Goes on with another saved session (/resume): its history, its transcript to append to, its usage and checkpoints. */
+  resumeSession?(resumed: ResumedHistory): void;
   /** Switches the model for the following turns: its context window, thinking mode and prices follow. */
   setModel(name: string): void;
   /** The thinking setting the next request uses (`/think`). */
@@ -95,9 +98,16 @@ export interface TurnRequest {
   mode?: ApprovalMode;
 }
 
+/** A saved session's history and its transcript to append to. */
+export interface ResumedHistory {
+  messages: ModelMessage[];
+  writer: SessionWriter;
+  usage: TokenUsage;
+}
+
 export interface RuntimeOptions {
   /** A resumed session's history and its transcript to append to. */
-  resumed?: { messages: ModelMessage[]; writer: SessionWriter; usage: TokenUsage };
+  resumed?: ResumedHistory;
 }
 
 export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
@@ -187,7 +197,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       yield { type: 'notice', message: `(commands run without a sandbox: ${state.reason}; /sandbox tells more)` };
     }
   }
-  const newSession = () => createSession({ home: config.home, cwd: config.cwd, provider: config.provider, model: modelName, secrets });
+  const newSession = () =>
+    createSession({ home: config.home, cwd: config.cwd, provider: config.provider, model: modelName, secrets, branch: readGitBranch(config.cwd) });
   let session: SessionWriter = options.resumed?.writer ?? newSession();
   const checkpointsOf = (sessionId: string) =>
     new SessionCheckpoints({ home: config.home, sessionId, workspaceRoot: config.cwd, secretPatterns: config.secretPatterns, secrets });
@@ -351,6 +362,14 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       checkpoints = checkpointsOf(session.id);
       sessionUsage = emptyUsage();
       conversation.replace([]);
+    },
+    resumeSession(resumed) {
+      session.close();
+      session = resumed.writer;
+      checkpoints = checkpointsOf(session.id);
+      sessionUsage = resumed.usage;
+      saveFailureTold = false;
+      conversation.replace(resumed.messages);
     },
     setModel(name) {
       modelName = name;

@@ -15,6 +15,8 @@ export interface SessionMeta {
   model: string;
   /** ISO 8601. */
   createdAt: string;
+  /** The git branch the working directory was on when the session started (absent outside a repository). */
+  branch?: string;
 }
 
 /** One message that entered the history. */

@@ -30,6 +30,8 @@ export interface CreateSessionOptions {
   cwd: string;
   provider: string;
   model: string;
+  /** The git branch the session starts on (`readGitBranch`), shown by the /resume picker. */
+  branch?: string;
   now?: () => Date;
   /** Keys scrubbed from every line before it is written (an error echoing the key is saved without it). */
   secrets?: readonly string[];
@@ -53,6 +55,7 @@ export function createSession(options: CreateSessionOptions): SessionWriter {
     provider: options.provider,
     model: options.model,
     createdAt: createdAt.toISOString(),
+    ...(options.branch !== undefined && { branch: options.branch }),
   };
   let release: (() => void) | undefined;
   try {

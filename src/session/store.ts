@@ -18,8 +18,13 @@ export interface LoadedSession {
   messages: ModelMessage[];
   /** Provider-reported usage summed over the session. */
   usage: TokenUsage;
-  /** One line each, for the user: damaged lines skipped, interrupted tool calls, a missing meta line. */
+  /** One line each, for the user: damaged lines skipped, a missing meta line. */
   warnings: string[];
+  /**
+   * Tool calls the file left without a result, now marked interrupted: the process ended while they
+   * ran or were being asked about (a crash, a kill). A call the user stopped has its result on file.
+   */
+  unfinishedCalls: number;
 }
 
 /**
@@ -83,12 +88,8 @@ export function loadSession(home: string, id: string): LoadedSession {
     warnings.push(`session ${id}: the session details (first line) are missing; folder, provider and model are unknown`);
     meta = { type: 'meta', version: SESSION_FORMAT_VERSION, id, cwd: '', provider: '', model: '', createdAt: modifiedAt(path) };
   }
-  const interrupted = findUnansweredToolCalls(messages).length;
-  if (interrupted > 0) {
-    const calls = interrupted === 1 ? '1 tool call' : `${interrupted} tool calls`;
-    warnings.push(`session ${id}: ${calls} did not finish and ${interrupted === 1 ? 'is' : 'are'} marked as interrupted`);
-  }
-  return { meta, messages: repairHistory(messages), usage, warnings };
+  const unfinishedCalls = findUnansweredToolCalls(messages).length;
+  return { meta, messages: repairHistory(messages), usage, warnings, unfinishedCalls };
 }
 
 function finiteOrZero(value: unknown): number {

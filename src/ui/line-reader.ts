@@ -2,7 +2,7 @@ import { createCompleter, type CompleterOptions } from './input/completion.ts';
 import { LineEditor } from './input/line-editor.ts';
 import type { LineReader } from './input/line-reader-contract.ts';
 
-export type { ChoiceResult, LineReader, ReadOptions, ReadResult } from './input/line-reader-contract.ts';
+export type { ChoiceResult, LineReader, PickItem, PickRequest, ReadOptions, ReadResult } from './input/line-reader-contract.ts';
 
 /**
  * On a terminal: Sylvan's own line editor (`src/ui/input/`), which keeps the terminal in raw mode

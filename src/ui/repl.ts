@@ -117,6 +117,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       },
       thinking: 'whole',
       lastToolCalls: [],
+      pick: reader.pick && ((request) => reader.pick!(request)),
+      output,
       status: (label) => {
         if (!output.isTTY) return () => {};
         let stopped = false;

@@ -1,4 +1,5 @@
 import { listSessions, sessionsUnavailable } from '../session/store.ts';
+import { cutToWidth } from './display-width.ts';
 import { showInstructions, showMcpServers } from './mcp-commands.ts';
 import { modelCommand, thinkCommand } from './model-commands.ts';
 import type { ReplState } from './repl-state.ts';
@@ -21,6 +22,8 @@ const KEYS: readonly (readonly [string, string])[] = [
   ['← → Home End', 'move (Ctrl-A / Ctrl-E: start / end of line)'],
   ['Ctrl/Alt + ← →', 'move by word'],
   ['↑ ↓', 'move between lines, then through earlier messages'],
+  ['Ctrl-R', 'search earlier messages (again: older; Enter sends; → edits; Esc cancels)'],
+  ['Ctrl-G, Ctrl-X Ctrl-E', 'edit the message in $VISUAL / $EDITOR'],
   ['Ctrl-U Ctrl-K Ctrl-W', 'delete to line start / to line end / the word before'],
   ['Ctrl-L', 'clear the screen'],
   ['Tab', 'complete a /command or an @path'],
@@ -118,7 +121,7 @@ const COMMANDS: SlashCommand[] = [
   {
     name: '/sessions',
     usage: '/sessions',
-    summary: 'recent sessions in this folder (resume with sylvan --resume ID)',
+    summary: 'recent sessions in this folder (resume one with /resume ID)',
     run(_argument, state) {
       const sessions = listSessions(state.config.home, { cwd: state.config.cwd, limit: 10 });
       if (sessions.length === 0) {
@@ -128,9 +131,15 @@ const COMMANDS: SlashCommand[] = [
       }
       for (const session of sessions) {
         const current = session.id === state.runtime.sessionId ? ' (this one)' : '';
-        state.print(`  ${sanitizeLine(session.id)}  ${state.dim(`${session.messageCount} messages`)}  ${sanitizeLine(session.title)}${current}`);
+        state.print(`  ${sanitizeLine(session.id)}  ${state.dim(`${session.messageCount} messages`)}  ${cutToWidth(sanitizeLine(session.title), 60)}${current}`);
       }
     },
+  },
+  {
+    name: '/resume',
+    usage: '/resume [id]',
+    summary: 'go on with another saved session (a picker without an id)',
+    run: async (argument, state) => (await import('./resume-command.ts')).resumeCommand(argument, state),
   },
   {
     name: '/clear',

@@ -1,4 +1,5 @@
 import { open, stat } from 'node:fs/promises';
+import { attachedFileBlock } from '../../files/attached-file.ts';
 import { resolveWorkspaceTarget } from '../../tools/files/workspace-path.ts';
 
 /** The most of one file attached to a message. */
@@ -41,7 +42,7 @@ export async function attachFiles(
       const kept = text.slice(0, limit);
       const cut = kept.length < text.length || info.size > limit * 4 ? `\n[… cut at ${limit.toLocaleString('en-US')} characters of ${info.size.toLocaleString('en-US')} bytes]` : '';
       budget -= kept.length;
-      message += `\n\n<file path="${target.relativePath}">\n${kept}${cut}\n</file>`;
+      message += attachedFileBlock(target.relativePath, `${kept}${cut}`);
       files.push(target.relativePath);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

@@ -1,13 +1,15 @@
 import type { Choice } from '../approval-menu.ts';
-import type { ChoiceResult, LineReader, ReadOptions, ReadResult } from './line-reader-contract.ts';
+import type { ChoiceResult, LineReader, PickRequest, ReadOptions, ReadResult } from './line-reader-contract.ts';
 import { sanitize, sanitizeLine } from '../sanitize.ts';
 import type { Completer } from './completion.ts';
 import { EditBuffer } from './edit-buffer.ts';
+import { FilterList } from './filter-list.ts';
+import { HistorySearch } from './history-search.ts';
 import { KeyDecoder, type Key } from './keys.ts';
 import { InputArea } from './input-area.ts';
 import { plainDisplay, type Display } from './layout.ts';
 import { PastePlaceholders, withoutReserved } from './paste-placeholders.ts';
-import { enterEditingMode } from './terminal-modes.ts';
+import { enterEditingMode, lendTerminal } from './terminal-modes.ts';
 import { TAB_WIDTH } from './text-width.ts';
 
 /** A second Ctrl-C at an empty prompt within this long quits. */
@@ -41,6 +43,13 @@ interface ActiveChoice {
   resolve: (result: ChoiceResult) => void;
 }
 
+/** A `pick` list being answered. */
+interface ActivePick {
+  request: PickRequest;
+  list: FilterList;
+  resolve: (index: number | undefined) => void;
+}
+
 /**
  * The terminal line editor. It holds the terminal in raw mode from creation to close, so keys typed
  * while a turn runs are never echoed into the answer: they are edited invisibly and each line sent
@@ -62,6 +71,14 @@ export class LineEditor implements LineReader {
   private draft = '';
   private active: ActiveRead | undefined;
   private choosing: ActiveChoice | undefined;
+  private picking: ActivePick | undefined;
+  /** Ctrl-R at the message prompt; `lastSearch` is what Ctrl-R Ctrl-R searches for again. */
+  private searching: HistorySearch | undefined;
+  private lastSearch = '';
+  /** Ctrl-X was pressed: Ctrl-E next opens the editor. */
+  private ctrlX = false;
+  /** The terminal is lent to an editor (Ctrl-G): keys are its, not ours. */
+  private lending = false;
   /** The area is drawn one last time before a newline: no rows under the text. */
   private finishing = false;
   /** What the message prompt held when a question interrupted it. */
@@ -134,6 +151,18 @@ export class LineEditor implements LineReader {
     });
   }
 
+  /** A list narrowed as the user types (the session picker); see `LineReader.pick`. */
+  pick(request: PickRequest): Promise<number | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
+    this.stashed = { text: this.buffer.text, cursor: this.buffer.cursor };
+    this.buffer.set('');
+    return new Promise((resolve) => {
+      this.picking = { request, list: new FilterList(request), resolve };
+      this.area.reset();
+      this.draw();
+    });
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -144,12 +173,15 @@ export class LineEditor implements LineReader {
     this.restore();
     this.active?.resolve({ kind: 'eof' });
     this.choosing?.resolve({ kind: 'eof' });
+    this.picking?.resolve(undefined);
   }
 
   /** Feeds raw terminal input; the stream's data events come here (tests may call it directly). */
   readonly onData = (chunk: string | Buffer): void => {
+    if (this.lending) return;
     for (const key of this.decoder.decode(String(chunk))) {
-      if (this.choosing) this.handleChoice(key, this.choosing);
+      if (this.picking) this.handlePick(key, this.picking);
+      else if (this.choosing) this.handleChoice(key, this.choosing);
       else if (this.active) this.handle(key, this.active);
       else this.typeAhead(key);
     }
@@ -158,7 +190,7 @@ export class LineEditor implements LineReader {
   private readonly onSigint = () => this.onData('\x03');
 
   private readonly onResize = () => {
-    if (!this.active && !this.choosing) return;
+    if (!this.active && !this.choosing && !this.picking) return;
     this.area.resized();
     this.draw();
   };
@@ -184,6 +216,14 @@ export class LineEditor implements LineReader {
 
   private handle(key: Key, read: ActiveRead): void {
     this.hints = [];
+    if (this.searching && this.handleSearch(key, this.searching)) {
+      this.exitArmedAt = this.rewindArmedAt = Number.NEGATIVE_INFINITY;
+      return this.draw();
+    }
+    if (this.ctrlX) {
+      this.ctrlX = false;
+      if (key.kind === 'key' && key.name === 'end') return void this.editExternally(read);
+    }
     if (key.kind === 'key') {
       switch (key.name) {
         case 'return':
@@ -225,6 +265,15 @@ export class LineEditor implements LineReader {
           break;
         case 'tab':
           this.completeAtCursor(read);
+          break;
+        case 'reverse-search':
+          if (read.message) this.searching = new HistorySearch(this.historyEntries, { text: this.buffer.text, cursor: this.buffer.cursor });
+          break;
+        case 'edit-externally':
+          if (read.message) return void this.editExternally(read);
+          break;
+        case 'ctrl-x':
+          this.ctrlX = read.message;
           break;
         case 'shift-tab':
           if (read.onShiftTab) {
@@ -287,6 +336,85 @@ export class LineEditor implements LineReader {
     if (forgetPastes) this.pastes.clear();
     this.historyIndex = -1;
     return line;
+  }
+
+  /**
+   * A key during Ctrl-R, as readline takes it: typing and Backspace change the search, Ctrl-R finds
+   * an older match, Esc / Ctrl-G / Ctrl-C cancel it with the buffer as it was. Any other key ends
+   * the search with the match in the buffer and is then handled as usual, so Enter sends the match
+   * and → or Home starts editing it. Returns true when the key was the search's own.
+   */
+  private handleSearch(key: Key, search: HistorySearch): boolean {
+    if (key.kind === 'text' || key.kind === 'paste') {
+      search.type(key.text);
+      return true;
+    }
+    switch (key.name) {
+      case 'reverse-search':
+        search.older(this.lastSearch);
+        return true;
+      case 'backspace':
+        search.back();
+        return true;
+      case 'escape':
+      case 'interrupt':
+      case 'edit-externally':
+        this.buffer.set(search.original.text, search.original.cursor);
+        this.searching = undefined;
+        return true;
+      default:
+        if (search.query !== '') this.lastSearch = search.query;
+        this.buffer.set(search.text, search.cursor);
+        this.historyIndex = -1;
+        this.searching = undefined;
+        return false;
+    }
+  }
+
+  /**
+   * Ctrl-G or Ctrl-X Ctrl-E: the message in `$VISUAL` / `$EDITOR`. The prompt is cleared and the
+   * terminal lent to the editor; what the editor saved becomes the buffer (not sent). When no editor
+   * can start, one line says so above the prompt.
+   */
+  private async editExternally(read: ActiveRead): Promise<void> {
+    this.lending = true;
+    this.area.erase();
+    const text = this.pastes.expand(this.buffer.text);
+    const takeBack = lendTerminal(this.options.input, this.options.output);
+    let outcome: { kind: 'edited'; text: string } | { kind: 'failed'; message: string };
+    try {
+      outcome = await import('./external-editor.ts').then(({ editInExternalEditor }) => editInExternalEditor(text));
+    } catch (error) {
+      outcome = { kind: 'failed', message: `The editor could not be opened (${(error as Error).message}); the input is unchanged.` };
+    } finally {
+      this.lending = false;
+      if (!this.closed) takeBack();
+    }
+    if (this.closed || this.active !== read) return;
+    if (outcome.kind === 'edited') {
+      this.pastes.clear();
+      this.buffer.set(outcome.text);
+      this.historyIndex = -1;
+    } else {
+      this.write(`${this.dim(sanitizeLine(outcome.message))}\r\n`);
+    }
+    this.draw();
+  }
+
+  private handlePick(key: Key, picking: ActivePick): void {
+    const outcome = picking.list.handle(key);
+    if (outcome === undefined) return this.draw();
+    const chosen = outcome === 'picked' ? picking.list.chosen : undefined;
+    const answer = chosen === undefined ? '(cancelled)' : sanitizeLine(picking.request.items[chosen]!.title);
+    this.area.draw({ prompt: picking.request.prompt, text: answer, cursor: answer.length, display: this.display, below: [] });
+    this.write('\r\n');
+    this.area.reset();
+    this.picking = undefined;
+    if (this.stashed) {
+      this.buffer.set(this.stashed.text, this.stashed.cursor);
+      this.stashed = undefined;
+    }
+    picking.resolve(chosen);
   }
 
   private handleChoice(key: Key, choosing: ActiveChoice): void {
@@ -401,9 +529,19 @@ export class LineEditor implements LineReader {
 
   /** Redraws the prompt, the text and the rows under it in place, the cursor where it belongs. */
   private draw(): void {
+    if (this.picking) {
+      const { request, list } = this.picking;
+      const below = list.rows(this.area.columns() - 1, this.dim);
+      return this.area.draw({ prompt: request.prompt, text: list.query.text, cursor: list.query.cursor, display: this.display, below });
+    }
     if (this.choosing) return this.drawChoice(this.choosing);
     const read = this.active;
     if (!read) return;
+    if (this.searching) {
+      const search = this.searching;
+      const below = read.footer ? [this.dim(sanitizeLine(read.footer))] : [];
+      return this.area.draw({ prompt: search.prompt, text: search.text, cursor: search.cursor, display: this.display, below });
+    }
     const completer = this.options.completer;
     const below = this.finishing
       ? []
