@@ -14,6 +14,7 @@ import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { ReplState } from './repl-state.ts';
 import { nextApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
 import { modeFooter, modeTag, promptFor } from './mode-display.ts';
+import { gitBranch } from './git-branch.ts';
 
 export interface ReplOptions {
   config: Config;
@@ -69,6 +70,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   let mode: ApprovalMode = options.config.approvalMode;
   /** The last turn ran in plan mode: out of it, the row under the prompt says how to carry the plan out. */
   let planned = false;
+  // Read again at every prompt: a command the model ran may have switched the branch.
+  const footer = () => modeFooter(mode, planned, gitBranch(options.config.cwd));
 
   const getState = async (): Promise<ReplState> => {
     if (state) return state;
@@ -139,10 +142,10 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
 
   while (true) {
     const readPromise = reader.read(promptFor(mode), {
-      footer: modeFooter(mode, planned),
+      footer: footer(),
       onShiftTab: () => {
         mode = nextApprovalMode(mode);
-        return { prompt: promptFor(mode), footer: modeFooter(mode, planned) };
+        return { prompt: promptFor(mode), footer: footer() };
       },
     });
     // The SDK loads while the user types: nothing heavy happens before the prompt is drawn.
