@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { emptyUsage } from '../agent/events.ts';
+import { emptyUsage, type StopReason } from '../agent/events.ts';
 import type { Runtime } from '../runtime.ts';
 import { InteractiveApproval, pipedReplApproval } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
@@ -126,7 +126,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
         let close = () => {};
         void import('./status.ts').then(({ LiveStatus }) => {
           if (stopped) return;
-          const status = new LiveStatus(output, colour);
+          const status = new LiveStatus(output, colour, Date.now, () => undefined, reader.typeAhead);
           status.start(label);
           close = () => status.close();
         });
@@ -199,13 +199,18 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     });
     // The terminal renderer (and through it the markdown and highlighting libraries) loads on the first turn, not before the prompt.
     const live = output.isTTY
-      ? new (await import('./terminal-renderer.ts')).TerminalRenderer(output, { thinking: () => current.thinking, statusTag: () => modeTag(mode) })
+      ? new (await import('./terminal-renderer.ts')).TerminalRenderer(output, {
+          thinking: () => current.thinking,
+          statusTag: () => modeTag(mode),
+          typeAhead: reader.typeAhead,
+        })
       : undefined;
     const renderer = live ?? new EventRenderer(output, output);
     const toolCalls = live?.toolCalls ?? new ToolCallLog();
     current.lastToolCalls = toolCalls.records;
     live?.begin();
     let turnUsage = emptyUsage();
+    let stopReason: StopReason | undefined;
     // The last step's prompt plus answer is what the next request starts from.
     let contextTokens = 0;
     try {
@@ -218,6 +223,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
         if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;
         if (event.type === 'turn-end') {
           turnUsage = event.usage;
+          stopReason = event.stopReason;
           if (event.debug && current.config.debug) print(colour.dim(sanitize(event.debug)));
         }
       }
@@ -227,6 +233,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       turnController = undefined;
     }
     if (quit) return 130;
+    // What was queued during the turn follows an answer that completed; after a stop or a failure it is the user's to send again.
+    if (stopReason !== 'completed') reader.typeAhead?.takeBack();
     if (turnUsage.inputTokens + turnUsage.outputTokens > 0) {
       const window = current.runtime.windowTokens;
       const percent = Math.round((contextTokens / window) * 100);
