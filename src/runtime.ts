@@ -118,8 +118,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const progress = new ToolProgressChannel();
   let thinking: ThinkingSetting = config.thinking ?? { mode: 'auto' };
   const modelFor = (name: string) => ({
-    answer: guardDeepToolInput(createModel({ ...config, model: name }, { thinking: () => thinking, searchSources })),
-    compaction: guardDeepToolInput(createModel({ ...config, model: name }, { purpose: 'compaction' })),
+    answer: guardDeepToolInput(createModel({ ...config, model: name }, { thinking: () => thinking, searchSources, onRetry: progress.retry })),
+    compaction: guardDeepToolInput(createModel({ ...config, model: name }, { purpose: 'compaction', onRetry: progress.retry })),
   });
   let models: { answer: LanguageModel; compaction: LanguageModel } = modelFor(modelName);
   // Our fetch retries by error code (providers/guarded-fetch.ts); the SDK's status-only retries stay off.

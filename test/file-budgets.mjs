@@ -33,6 +33,7 @@ export const SPAWNING_FILES = {
   'test/cli/interrupt-pty.test.ts': { seconds: 10, waitsFor: 'one terminal session interrupted mid-turn' },
   'test/cli/line-editor-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session' },
   'test/cli/resume-tmux.test.ts': { seconds: 20, waitsFor: 'two tmux sessions against a loopback DashScope: three turns cut by Esc, then the picker, the resumed transcript, Ctrl-R, Ctrl-G and /resume' },
+  'test/cli/live-input-tmux.test.ts': { seconds: 15, waitsFor: 'two tmux sessions (120 and 60 columns), one waits for a 1 s retry-after' },
   'test/hardening/pipes.test.ts': { seconds: 10, waitsFor: '2 CLI runs into pipes' },
   'test/hardening/tool-input.test.ts': { seconds: 10, waitsFor: '2 CLI runs' },
   'test/providers/mock/mock-action-intents.test.ts': { seconds: 10, waitsFor: '3 CLI runs with the mock model' },

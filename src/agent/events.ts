@@ -27,6 +27,12 @@ export interface TokenUsage {
   cacheCreationInputTokens?: number;
 }
 
+/** Why a model request is sent again: throttling, a failing server (5xx, an overloaded frame), or no connection. */
+export type RetryReason = 'rate-limited' | 'server-error' | 'network';
+
+/** What a retry event says, as the model's fetch reports it. */
+export type RetryNotice = Omit<Extract<AgentEvent, { type: 'retry' }>, 'type'>;
+
 export type AgentEvent =
   | { type: 'step-start'; step: number }
   | { type: 'text-delta'; text: string }
@@ -37,8 +43,13 @@ export type AgentEvent =
   | { type: 'tool-denied'; toolCallId: string; toolName: string; reason?: string }
   /** Live output of a running tool (a command's latest lines), for the user's eyes only: the model reads the result. */
   | { type: 'tool-progress'; toolCallId: string; toolName: string; text: string }
-  /** Something the user should know that is not an answer: context trimmed, a retry, a warning. */
+  /** Something the user should know that is not an answer: context trimmed, a warning. */
   | { type: 'notice'; message: string }
+  /**
+   * A model request failed in a way worth another try, and is sent again after `delayMs` (the
+   * user's interrupt stops the wait). `attempt` counts the retries, 1 for the first, of `maxRetries`.
+   */
+  | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; reason: RetryReason; status?: number }
   | { type: 'step-end'; step: number; usage: TokenUsage; finishReason: string }
   | {
       type: 'turn-end';

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { emptyUsage } from '../agent/events.ts';
+import { emptyUsage, type StopReason } from '../agent/events.ts';
 import type { Runtime } from '../runtime.ts';
 import { InteractiveApproval, pipedReplApproval } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
@@ -14,6 +14,7 @@ import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { ReplState } from './repl-state.ts';
 import { nextApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
 import { modeFooter, modeTag, promptFor } from './mode-display.ts';
+import { gitBranch } from './git-branch.ts';
 
 export interface ReplOptions {
   config: Config;
@@ -69,6 +70,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   let mode: ApprovalMode = options.config.approvalMode;
   /** The last turn ran in plan mode: out of it, the row under the prompt says how to carry the plan out. */
   let planned = false;
+  // Read again at every prompt: a command the model ran may have switched the branch.
+  const footer = () => modeFooter(mode, planned, gitBranch(options.config.cwd));
 
   const getState = async (): Promise<ReplState> => {
     if (state) return state;
@@ -125,7 +128,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
         let close = () => {};
         void import('./status.ts').then(({ LiveStatus }) => {
           if (stopped) return;
-          const status = new LiveStatus(output, colour);
+          const status = new LiveStatus(output, colour, Date.now, () => undefined, reader.typeAhead);
           status.start(label);
           close = () => status.close();
         });
@@ -141,10 +144,10 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
 
   while (true) {
     const readPromise = reader.read(promptFor(mode), {
-      footer: modeFooter(mode, planned),
+      footer: footer(),
       onShiftTab: () => {
         mode = nextApprovalMode(mode);
-        return { prompt: promptFor(mode), footer: modeFooter(mode, planned) };
+        return { prompt: promptFor(mode), footer: footer() };
       },
     });
     // The SDK loads while the user types: nothing heavy happens before the prompt is drawn.
@@ -198,13 +201,18 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     });
     // The terminal renderer (and through it the markdown and highlighting libraries) loads on the first turn, not before the prompt.
     const live = output.isTTY
-      ? new (await import('./terminal-renderer.ts')).TerminalRenderer(output, { thinking: () => current.thinking, statusTag: () => modeTag(mode) })
+      ? new (await import('./terminal-renderer.ts')).TerminalRenderer(output, {
+          thinking: () => current.thinking,
+          statusTag: () => modeTag(mode),
+          typeAhead: reader.typeAhead,
+        })
       : undefined;
     const renderer = live ?? new EventRenderer(output, output);
     const toolCalls = live?.toolCalls ?? new ToolCallLog();
     current.lastToolCalls = toolCalls.records;
     live?.begin();
     let turnUsage = emptyUsage();
+    let stopReason: StopReason | undefined;
     // The last step's prompt plus answer is what the next request starts from.
     let contextTokens = 0;
     try {
@@ -217,6 +225,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
         if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;
         if (event.type === 'turn-end') {
           turnUsage = event.usage;
+          stopReason = event.stopReason;
           if (event.debug && current.config.debug) print(colour.dim(sanitize(event.debug)));
         }
       }
@@ -226,6 +235,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       turnController = undefined;
     }
     if (quit) return 130;
+    // What was queued during the turn follows an answer that completed; after a stop or a failure it is the user's to send again.
+    if (stopReason !== 'completed') reader.typeAhead?.takeBack();
     if (turnUsage.inputTokens + turnUsage.outputTokens > 0) {
       const window = current.runtime.windowTokens;
       const percent = Math.round((contextTokens / window) * 100);

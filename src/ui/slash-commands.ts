@@ -30,7 +30,7 @@ const KEYS: readonly (readonly [string, string])[] = [
   ['Esc Esc', 'at an empty prompt: /rewind'],
   ['Shift+Tab', 'switch the mode: ask → auto-edit → plan'],
   ['@path', 'attach a workspace file to the message'],
-  ['typing during an answer', 'sent as the next message when the answer ends'],
+  ['typing during an answer', 'shown under it; Enter queues it as the next message, Esc/Ctrl-C gives it back'],
 ];
 
 const COMMANDS: SlashCommand[] = [
@@ -43,6 +43,9 @@ const COMMANDS: SlashCommand[] = [
       state.print(state.dim('  Esc or Ctrl-C stops an answer; Ctrl-C twice at an empty prompt, Ctrl-D, exit or /exit quits.'));
       state.print('  Keys:');
       for (const [keys, what] of KEYS) state.print(`  ${keys.padEnd(24)} ${state.dim(what)}`);
+      state.print('  Status:');
+      state.print(`  ${'under the prompt'.padEnd(24)} ${state.dim('the git branch, the approval mode and what it means')}`);
+      state.print(`  ${'during an answer'.padEnd(24)} ${state.dim('what is happening, seconds, retries (rate limited · retrying (1/3) in 2 s)')}`);
     },
   },
   {

@@ -4,7 +4,9 @@ import { wrapStyled } from './display-width.ts';
 import { MarkdownStream } from './markdown/stream.ts';
 import { supportsHyperlinks } from './markdown/render-blocks.ts';
 import { CutOffWatch } from './cut-off-notice.ts';
+import type { TypeAhead } from './input/line-reader-contract.ts';
 import { chalkFor, formatCall, type Output } from './render.ts';
+import { retryLine } from './retry-line.ts';
 import { sanitize } from './sanitize.ts';
 import { liveWidth } from './live-area.ts';
 import { LiveStatus } from './status.ts';
@@ -17,6 +19,8 @@ export interface TerminalRendererOptions {
   thinking?: () => ThinkingDisplay;
   /** Named on the status line after the clock (the approval mode, when it is not the default). */
   statusTag?: () => string | undefined;
+  /** What the user types during the turn, drawn under the status line. */
+  typeAhead?: TypeAhead;
   now?: () => number;
   environment?: NodeJS.ProcessEnv;
 }
@@ -62,7 +66,7 @@ export class TerminalRenderer {
     this.now = options.now ?? Date.now;
     this.thinking = options.thinking ?? (() => 'whole');
     this.hyperlinks = supportsHyperlinks(options.environment);
-    this.status = new LiveStatus(output, this.colour, this.now, options.statusTag);
+    this.status = new LiveStatus(output, this.colour, this.now, options.statusTag, options.typeAhead);
     this.toolCalls = new ToolCallLog(this.now);
   }
 
@@ -111,6 +115,12 @@ export class TerminalRenderer {
         return;
       case 'tool-progress':
         this.status.addProgress(progressLines(event.text));
+        return;
+      case 'retry':
+        // The request is sent again after a wait: the status line counts it down, then waits for the model again.
+        if (!this.ended && !this.asking) {
+          this.status.countDown(event.delayMs, (left) => retryLine(event, left), `${WAITING} · retry ${event.attempt}/${event.maxRetries}`);
+        }
         return;
       case 'tool-result':
       case 'tool-error':

@@ -1,5 +1,6 @@
 import type { Choice } from '../approval-menu.ts';
-import type { ChoiceResult, LineReader, PickRequest, ReadOptions, ReadResult } from './line-reader-contract.ts';
+import type { ChoiceResult, LineReader, PickRequest, ReadOptions, ReadResult, TypeAhead } from './line-reader-contract.ts';
+import { cutToWidth } from '../display-width.ts';
 import { sanitize, sanitizeLine } from '../sanitize.ts';
 import type { Completer } from './completion.ts';
 import { EditBuffer } from './edit-buffer.ts';
@@ -7,13 +8,16 @@ import { FilterList } from './filter-list.ts';
 import { HistorySearch } from './history-search.ts';
 import { KeyDecoder, type Key } from './keys.ts';
 import { InputArea } from './input-area.ts';
-import { plainDisplay, type Display } from './layout.ts';
+import { layOut, plainDisplay, type Display } from './layout.ts';
 import { PastePlaceholders, withoutReserved } from './paste-placeholders.ts';
 import { enterEditingMode, lendTerminal } from './terminal-modes.ts';
 import { TAB_WIDTH } from './text-width.ts';
+import { TypeAheadQueue } from './type-ahead-queue.ts';
 
 /** A second Ctrl-C at an empty prompt within this long quits. */
 export const EXIT_CONFIRM_MS = 2_000;
+/** A Ctrl-C at the prompt this soon after one that stopped a turn quits: the two were one double press. */
+const QUIT_AFTER_STOP_MS = 1_000;
 
 export interface LineEditorOptions {
   input: NodeJS.ReadStream;
@@ -52,16 +56,17 @@ interface ActivePick {
 
 /**
  * The terminal line editor. It holds the terminal in raw mode from creation to close, so keys typed
- * while a turn runs are never echoed into the answer: they are edited invisibly and each line sent
- * with Enter waits as the next message (Ctrl-D then ends the session after the turn). Ctrl-C and
- * Esc while a turn runs reach `onInterrupt` listeners.
+ * while a turn runs are never echoed into the answer: they are edited in the same buffer, shown by
+ * whoever draws the live rows (`typeAhead`), and each line sent with Enter waits as the next
+ * message (Ctrl-D then ends the session after the turn), or goes back into the input if the turn
+ * is stopped. Ctrl-C and Esc while a turn runs reach `onInterrupt` listeners.
  */
 export class LineEditor implements LineReader {
   readonly interactive = true;
   private readonly buffer = new EditBuffer();
   private readonly decoder = new KeyDecoder();
   private readonly pastes = new PastePlaceholders();
-  private readonly queue: ReadResult[] = [];
+  private readonly queue = new TypeAheadQueue();
   private readonly interruptListeners = new Set<() => void>();
   private readonly restore: () => void;
   private readonly now: () => number;
@@ -86,6 +91,10 @@ export class LineEditor implements LineReader {
   private readonly area: InputArea;
   private hints: string[] = [];
   private exitArmedAt = Number.NEGATIVE_INFINITY;
+  /** When Ctrl-C last stopped a turn (or whatever was running). */
+  private stoppedAt = Number.NEGATIVE_INFINITY;
+  /** The last message prompt shown: type-ahead is drawn under the same one. */
+  private messagePrompt = '› ';
   private rewindArmedAt = Number.NEGATIVE_INFINITY;
   private closed = false;
 
@@ -106,6 +115,19 @@ export class LineEditor implements LineReader {
     return this.historyEntries;
   }
 
+  readonly typeAhead: TypeAhead = {
+    view: (columns) => this.typeAheadView(columns),
+    watch: (changed) => this.queue.watch(changed),
+    takeBack: () => {
+      const lines = this.queue.takeAll();
+      if (lines.length === 0) return;
+      const text = [...lines, this.buffer.text].filter((line) => line !== '').join('\n');
+      this.buffer.set(text, text.length);
+      this.historyIndex = -1;
+      this.queue.changed();
+    },
+  };
+
   /** Ctrl-C or Esc while no message is being typed (a turn runs). Returns the unsubscribe. */
   onInterrupt(handler: () => void): () => void {
     this.interruptListeners.add(handler);
@@ -115,13 +137,14 @@ export class LineEditor implements LineReader {
   read(prompt: string, options: ReadOptions = {}): Promise<ReadResult> {
     const message = options.remember !== false;
     if (message) {
+      this.messagePrompt = prompt;
       const queued = this.queue.shift();
+      if (queued?.kind === 'eof') return Promise.resolve(queued);
       if (queued) {
-        if (queued.kind === 'line') {
-          this.write(`${prompt}${sanitize(queued.line)}${this.dim('  · queued')}\n`);
-          this.remember(queued.line);
-        }
-        return Promise.resolve(queued);
+        const line = this.pastes.expand(queued.text);
+        this.write(`${prompt}${sanitize(line)}${this.dim('  · queued')}\n`);
+        this.remember(line);
+        return Promise.resolve({ kind: 'line', line });
       }
     } else {
       this.stashed = { text: this.buffer.text, cursor: this.buffer.cursor };
@@ -183,7 +206,7 @@ export class LineEditor implements LineReader {
       if (this.picking) this.handlePick(key, this.picking);
       else if (this.choosing) this.handleChoice(key, this.choosing);
       else if (this.active) this.handle(key, this.active);
-      else this.typeAhead(key);
+      else this.typedDuringTurn(key);
     }
   };
 
@@ -195,23 +218,49 @@ export class LineEditor implements LineReader {
     this.draw();
   };
 
-  /** Keys while a turn runs: edited without drawing; Enter queues the line. */
-  private typeAhead(key: Key): void {
+  /**
+   * Keys while a turn runs: edited in the buffer and drawn by the live area; Enter queues the line
+   * as typed (a long paste stays a placeholder until it is sent, or taken back).
+   */
+  private typedDuringTurn(key: Key): void {
     if (key.kind === 'key' && (key.name === 'interrupt' || key.name === 'escape')) {
+      if (key.name === 'interrupt' && this.interruptListeners.size > 0) this.stoppedAt = this.now();
       for (const listener of [...this.interruptListeners]) listener();
       return;
     }
     if (key.kind === 'key' && key.name === 'return') {
-      if (this.continueLine()) return;
-      const line = this.take();
-      if (line.trim() !== '') this.queue.push({ kind: 'line', line });
-      return;
-    }
-    if (key.kind === 'key' && key.name === 'end-of-input' && this.buffer.text === '') {
+      if (!this.continueLine()) {
+        const text = this.buffer.text;
+        this.buffer.set('');
+        this.historyIndex = -1;
+        if (text.trim() !== '') this.queue.push({ kind: 'line', text });
+      }
+    } else if (key.kind === 'key' && key.name === 'end-of-input' && this.buffer.text === '') {
       this.queue.push({ kind: 'eof' });
-      return;
+    } else {
+      this.edit(key, true);
     }
-    this.edit(key, true);
+    this.queue.changed();
+  }
+
+  /** The queued messages dimmed, one row each, then the text being typed under the message prompt. */
+  private typeAheadView(columns: number): ReturnType<TypeAhead['view']> {
+    if (this.active || this.choosing || this.closed) return { rows: [] };
+    const rows = this.queue.lines.map((text) => this.dim(cutToWidth(`queued: ${this.summary(text)}`, columns)));
+    if (this.buffer.text === '') return { rows };
+    const layout = layOut(this.messagePrompt, this.buffer.text, this.buffer.cursor, columns, this.display);
+    return {
+      rows: [...rows, ...layout.rows],
+      cursor: { rowsBelow: layout.rows.length - 1 - layout.cursor.row, column: layout.cursor.column },
+    };
+  }
+
+  /** A queued message on one row: its first line (pastes by their labels), and how many more. */
+  private summary(text: string): string {
+    const lines = text.split('\n');
+    const first = [...lines[0]!].map((character) => this.pastes.label(character) ?? character).join('');
+    const more = lines.length > 1 ? ` (+${lines.length - 1} line${lines.length === 2 ? '' : 's'})` : '';
+    return sanitizeLine(first) + more;
   }
 
   private handle(key: Key, read: ActiveRead): void {
@@ -235,6 +284,7 @@ export class LineEditor implements LineReader {
           break;
         case 'interrupt':
           if (!read.message) return this.finish(read, { kind: 'interrupt', hadText: this.buffer.text !== '' });
+          if (this.now() - this.stoppedAt < QUIT_AFTER_STOP_MS) return this.finish(read, { kind: 'interrupt', hadText: false });
           if (this.buffer.text !== '') {
             this.take();
             break;

@@ -36,6 +36,20 @@ export interface ReadOptions {
   onShiftTab?: () => { prompt: string; footer?: string };
 }
 
+/** What is typed while a turn runs, for the live area to draw under the answer. */
+export interface TypeAhead {
+  /**
+   * The rows to show (styled, each at most `columns` wide): the queued messages, then the text being
+   * typed under its prompt, and where the cursor goes — `rowsBelow` rows up from the last, at
+   * `column`. No rows when nothing is typed or queued, or while the editor shows a prompt or a menu.
+   */
+  view(columns: number): { rows: string[]; cursor?: { rowsBelow: number; column: number } };
+  /** Calls `changed` whenever `view` may give something else (a key was typed); returns the unsubscribe. */
+  watch(changed: () => void): () => void;
+  /** The queued messages go back into the input, in order and before what is being typed; nothing is sent. */
+  takeBack(): void;
+}
+
 export interface LineReader {
   /** Shows `prompt` (on a terminal) and reads one line. */
   read(prompt: string, options?: ReadOptions): Promise<ReadResult>;
@@ -58,5 +72,7 @@ export interface LineReader {
    * terminal; without it the caller listens for SIGINT. Returns the unsubscribe.
    */
   onInterrupt?(handler: () => void): () => void;
+  /** Readers that hold the terminal: what is typed while a turn runs. */
+  readonly typeAhead?: TypeAhead;
   close(): void;
 }
