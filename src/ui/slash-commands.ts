@@ -156,7 +156,7 @@ const COMMANDS: SlashCommand[] = [
   {
     name: '/mcp',
     usage: '/mcp',
-    summary: 'MCP servers: status, tools, last error',
+    summary: 'MCP servers: status, tools, prompts, resources, last error',
     run: (_argument, state) => showMcpServers(state),
   },
   {

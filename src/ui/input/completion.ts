@@ -24,16 +24,28 @@ export interface Completer {
 /** Most files and commands shown under the input at once. */
 export const MAX_SUGGESTIONS = 10;
 
+/**
+ * What the MCP servers add, asked at each key (they come up after the prompt): their prompts as
+ * `/server:prompt` commands, their resources after `@server:`. Names and summaries already
+ * sanitised, lists already bounded.
+ */
+export interface McpCompletionSource {
+  commands(): readonly { name: string; summary: string }[];
+  /** The ready servers that offer resources, and their (cached) resources. */
+  resourceServers(): readonly { name: string; resources: readonly { uri: string; name: string }[] }[];
+}
+
 export interface CompleterOptions {
   commands: readonly { name: string; summary: string }[];
   workspaceRoot: string;
   secretPatterns?: readonly string[];
+  mcp?: McpCompletionSource;
 }
 
-/** `/` completes commands (and lists them as you type); `@` completes workspace paths. */
+/** `/` completes commands (and lists them as you type); `@` completes workspace paths and `@server:` resources. */
 export function createCompleter(options: CompleterOptions): Completer {
   const commandsFor = (text: string) =>
-    options.commands.filter((command) => command.name.startsWith(text.toLowerCase()));
+    [...options.commands, ...(options.mcp?.commands() ?? [])].filter((command) => command.name.toLowerCase().startsWith(text.toLowerCase()));
   return {
     suggest(text) {
       if (!/^\/\S*$/.test(text)) return [];
@@ -51,11 +63,15 @@ export function createCompleter(options: CompleterOptions): Completer {
       const token = /(?:^|\s)@(\S*)$/.exec(text.slice(0, cursor));
       if (!token) return undefined;
       const partial = token[1]!;
-      const names = await workspaceEntries(options, partial);
-      if (names.length === 0) return undefined;
+      const resources = resourcesFor(options.mcp, partial);
+      const entries: { name: string; description?: string }[] =
+        resources ?? [...serversFor(options.mcp, partial), ...(await workspaceEntries(options, partial)).map((name) => ({ name }))];
+      if (entries.length === 0) return undefined;
+      const names = entries.map((entry) => entry.name);
       const from = cursor - partial.length;
       const completed = names.length === 1 ? names[0]! : commonPrefix(names);
-      const suggestions = names.length > 1 ? names.slice(0, MAX_SUGGESTIONS).map((name) => ({ label: sanitizeLine(name) })) : [];
+      const suggestions =
+        names.length > 1 ? entries.slice(0, MAX_SUGGESTIONS).map((entry) => ({ label: sanitizeLine(entry.name), description: entry.description })) : [];
       return { from, to: cursor, text: completed.length >= partial.length ? completed : partial, suggestions };
     },
   };
@@ -85,6 +101,25 @@ async function workspaceEntries(options: CompleterOptions, partial: string): Pro
   } catch {
     return [];
   }
+}
+
+/** After `@server:` (a server with resources): its resources whose URI starts with what follows, as `server:uri`; else undefined. */
+function resourcesFor(mcp: McpCompletionSource | undefined, partial: string): { name: string; description?: string }[] | undefined {
+  const match = /^([^\s:/]+):(.*)$/.exec(partial);
+  const server = match && mcp?.resourceServers().find((candidate) => candidate.name === match[1]);
+  if (!match || !server) return undefined;
+  return server.resources
+    .filter((resource) => resource.uri.startsWith(match[2]!))
+    .map((resource) => ({ name: `${server.name}:${resource.uri}`, description: resource.name === resource.uri ? undefined : sanitizeLine(resource.name) }));
+}
+
+/** `@ev` offers `everything:` beside the files, for a server with resources. */
+function serversFor(mcp: McpCompletionSource | undefined, partial: string): { name: string; description: string }[] {
+  if (!mcp || partial.includes('/') || partial.includes(':')) return [];
+  return mcp
+    .resourceServers()
+    .filter((server) => server.name.startsWith(partial))
+    .map((server) => ({ name: `${server.name}:`, description: 'MCP server resources' }));
 }
 
 function commonPrefix(values: string[]): string {
