@@ -1,5 +1,6 @@
 import { tool, type ToolSet } from 'ai';
 import { z } from 'zod';
+import { countOf } from '../tools/count-of.ts';
 import { bounded } from './call-result.ts';
 import type { ResourceText } from './resource-contents.ts';
 import type { McpResource } from './resource-list.ts';
@@ -36,7 +37,7 @@ export function createResourceTools(source: ResourceSource): ToolSet {
         const lines: string[] = [];
         for (const entry of servers) {
           const more = entry.listedCount === undefined ? '' : ` (the first ${entry.resources.length} of ${entry.listedCount})`;
-          lines.push(`${entry.name}: ${entry.resources.length === 0 ? 'no resources listed' : `${entry.resources.length} resources${more}`}`);
+          lines.push(`${entry.name}: ${entry.resources.length === 0 ? 'no resources listed' : `${countOf(entry.resources.length, 'resource')}${more}`}`);
           for (const resource of entry.resources) {
             const details = [resource.name !== resource.uri ? resource.name : '', resource.mimeType ?? '', resource.description ?? ''].filter(Boolean).join(' · ');
             lines.push(`  ${resource.uri}${details ? `  ${details}` : ''}`);
