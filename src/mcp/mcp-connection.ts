@@ -228,7 +228,7 @@ export class McpConnection {
 
   private readyClient(consequence: string): Client {
     if (!this.client || this.status !== 'ready') {
-      const state = this.status === 'starting' ? 'is still starting' : 'is not running';
+      const state = this.status === 'starting' ? 'is still starting' : 'is not running any more';
       throw new Error(`The MCP server ${this.name} ${state}, so ${consequence}.`);
     }
     return this.client;
