@@ -41,7 +41,7 @@ const usableName = (name: unknown): name is string =>
   typeof name === 'string' && name.length > 0 && name.length <= MAX_PROMPT_NAME_CHARS && !UNTYPABLE.test(name) && !name.includes('=');
 
 function toPrompt(listed: unknown): McpPrompt | undefined {
-  const record = (listed ?? {}) as { name?: unknown; description?: unknown; arguments?: unknown };
+  const record = (listed ?? {}) as { name?: unknown; title?: unknown; description?: unknown; arguments?: unknown };
   if (!usableName(record.name)) return undefined;
   const declared = Array.isArray(record.arguments) ? record.arguments : [];
   if (declared.length > MAX_PROMPT_ARGUMENTS) return undefined;
@@ -51,13 +51,13 @@ function toPrompt(listed: unknown): McpPrompt | undefined {
     if (!usableName(argument.name) || args.some((other) => other.name === argument.name)) return undefined;
     args.push({ name: argument.name, description: shortDescription(argument.description), required: argument.required === true });
   }
-  return { name: record.name, description: shortDescription(record.description), arguments: args };
+  return { name: record.name, description: shortDescription(record.description) ?? shortDescription(record.title), arguments: args };
 }
 
 /**
  * The prompts of a server's `prompts/list` that Sylvan offers as `/server:name`: in the server's
  * order, at most `MAX_PROMPTS`, each with a name that is one word of at most 64 characters and at
- * most 20 arguments named the same way; descriptions cut to one line of 200 characters.
+ * most 20 arguments named the same way; descriptions (or the title, without one) cut to one line of 200 characters.
  */
 export function boundPromptList(listed: readonly unknown[], maxPrompts = MAX_PROMPTS): { kept: McpPrompt[]; listedCount: number } {
   const kept: McpPrompt[] = [];

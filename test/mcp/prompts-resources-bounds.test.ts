@@ -39,6 +39,7 @@ describe('prompts/list, bounded', () => {
     assert.equal(prompt?.description?.length, MAX_DESCRIPTION_CHARS);
     assert.match(prompt?.description ?? '', /^first second x+…$/);
     assert.equal(prompt?.arguments[0]?.description?.length, MAX_DESCRIPTION_CHARS);
+    assert.equal(boundPromptList([{ name: 'titled', title: 'Team Management' }]).kept[0]?.description, 'Team Management');
   });
 });
 
