@@ -12,7 +12,7 @@ import { sanitize, sanitizeLine } from './ui/sanitize.ts';
 import { runRepl } from './ui/repl.ts';
 import { isMessagePrompt } from './ui/mode-display.ts';
 import { SLASH_COMMAND_SUMMARIES } from './ui/slash-commands.ts';
-import { mcpCompletion } from './ui/input/mcp-completion.ts';
+import { mcpPromptCommands, mcpResources } from './ui/input/mcp-completion.ts';
 import { sandboxBannerLine } from './sandbox/describe-sandbox.ts';
 
 /** package.json's version, put in by the build (scripts/build.mjs), so a prompt reads no file for it. */
@@ -150,9 +150,10 @@ async function run(argv: string[]): Promise<number> {
           history: loadInputHistory(config.home),
           completion: {
             commands: SLASH_COMMAND_SUMMARIES,
+            moreCommands: [mcpPromptCommands(() => runtime?.mcp)],
             workspaceRoot: config.cwd,
             secretPatterns: config.secretPatterns,
-            mcp: mcpCompletion(() => runtime?.mcp),
+            resources: mcpResources(() => runtime?.mcp),
           },
           dim,
         })

@@ -6,7 +6,6 @@ import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
 import { sanitizeLine } from './sanitize.ts';
 import { runSlashCommand } from './slash-commands.ts';
-import { parsePromptCall } from '../commands/mcp-prompt-arguments.ts';
 import { attachResources, resourceMentions } from './input/attach-resources.ts';
 import { formatPreview } from './preview-view.ts';
 import { sanitize } from './sanitize.ts';
@@ -174,16 +173,12 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     }
 
     let message = line;
-    // A server's prompt becomes the message as it came: an @ in its text attaches nothing.
-    const promptCall = line.startsWith('/') && current.runtime.mcp ? parsePromptCall(line, current.runtime.mcp.serverNames) : undefined;
-    if (promptCall) {
-      const sent = await (await import('./mcp-prompt-command.ts')).promptMessage(promptCall, current);
-      if (sent === undefined) continue;
-      message = sent;
-    } else if (line.startsWith('/')) {
+    if (line.startsWith('/')) {
       const outcome = await runSlashCommand(line, current);
       if (outcome === 'exit') return 0;
-      continue;
+      if (typeof outcome !== 'object') continue;
+      // An MCP server's prompt is this turn's message as it came: an @ in its text attaches nothing.
+      message = outcome.send;
     } else if (/(^|\s)@\S/.test(line)) {
       message = await withAttachments(line, current);
     }

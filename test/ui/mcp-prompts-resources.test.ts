@@ -12,7 +12,7 @@ import type { McpResource } from '../../src/mcp/resource-list.ts';
 import type { RuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
 import type { Runtime } from '../../src/runtime.ts';
 import { createCompleter } from '../../src/ui/input/completion.ts';
-import { mcpCompletion } from '../../src/ui/input/mcp-completion.ts';
+import { mcpPromptCommands, mcpResources } from '../../src/ui/input/mcp-completion.ts';
 import type { LineReader, ReadResult } from '../../src/ui/line-reader.ts';
 import { runMcpPrompt } from '../../src/ui/mcp-prompt-command.ts';
 import { runRepl } from '../../src/ui/repl.ts';
@@ -217,7 +217,12 @@ describe('/mcp', () => {
 
 describe('completion from the MCP servers', () => {
   const completer = () =>
-    createCompleter({ commands: [{ name: '/help', summary: 'this list' }], workspaceRoot: home, mcp: mcpCompletion(() => fakeMcp(() => '')) });
+    createCompleter({
+      commands: [{ name: '/help', summary: 'this list' }],
+      moreCommands: [mcpPromptCommands(() => fakeMcp(() => ''))],
+      workspaceRoot: home,
+      resources: mcpResources(() => fakeMcp(() => '')),
+    });
 
   test('the / menu lists the prompts with their description and arguments; Tab completes one', async () => {
     assert.deepEqual(completer().suggest('/s', 2), [{ label: '/srv:greet', description: 'Greets someone · <name> [tone]' }]);

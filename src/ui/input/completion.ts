@@ -24,28 +24,45 @@ export interface Completer {
 /** Most files and commands shown under the input at once. */
 export const MAX_SUGGESTIONS = 10;
 
+/** A command as the menu lists it: `/help`, and what it does. */
+export interface CommandSummary {
+  name: string;
+  summary: string;
+}
+
 /**
- * What the MCP servers add, asked at each key (they come up after the prompt): their prompts as
- * `/server:prompt` commands, their resources after `@server:`. Names and summaries already
- * sanitised, lists already bounded.
+ * What `@server:` completes from, asked at each Tab (servers come up after the prompt): the ready
+ * servers that offer resources, and their cached, bounded lists.
  */
-export interface McpCompletionSource {
-  commands(): readonly { name: string; summary: string }[];
-  /** The ready servers that offer resources, and their (cached) resources. */
+export interface ResourceSource {
   resourceServers(): readonly { name: string; resources: readonly { uri: string; name: string }[] }[];
 }
 
 export interface CompleterOptions {
-  commands: readonly { name: string; summary: string }[];
+  /** The built-in commands. */
+  commands: readonly CommandSummary[];
+  /**
+   * More commands, each source asked at every keystroke (custom commands from files, MCP prompts),
+   * listed after the built-ins; a name a built-in has is left out.
+   */
+  moreCommands?: readonly (() => readonly CommandSummary[])[];
   workspaceRoot: string;
   secretPatterns?: readonly string[];
-  mcp?: McpCompletionSource;
+  /** The MCP servers' resources, for `@server:uri`. */
+  resources?: ResourceSource;
 }
 
 /** `/` completes commands (and lists them as you type); `@` completes workspace paths and `@server:` resources. */
 export function createCompleter(options: CompleterOptions): Completer {
+  const allCommands = (): readonly CommandSummary[] => {
+    if (!options.moreCommands?.length) return options.commands;
+    const taken = new Set(options.commands.map((command) => command.name));
+    const more = options.moreCommands.flatMap((source) => source()).filter((command) => !taken.has(command.name));
+    return [...options.commands, ...more];
+  };
+  // Compared without case both ways: an MCP prompt may be named `Summarise`.
   const commandsFor = (text: string) =>
-    [...options.commands, ...(options.mcp?.commands() ?? [])].filter((command) => command.name.toLowerCase().startsWith(text.toLowerCase()));
+    allCommands().filter((command) => command.name.toLowerCase().startsWith(text.toLowerCase()));
   return {
     suggest(text) {
       if (!/^\/\S*$/.test(text)) return [];
@@ -63,9 +80,9 @@ export function createCompleter(options: CompleterOptions): Completer {
       const token = /(?:^|\s)@(\S*)$/.exec(text.slice(0, cursor));
       if (!token) return undefined;
       const partial = token[1]!;
-      const resources = resourcesFor(options.mcp, partial);
+      const resources = resourcesFor(options.resources, partial);
       const entries: { name: string; description?: string }[] =
-        resources ?? [...serversFor(options.mcp, partial), ...(await workspaceEntries(options, partial)).map((name) => ({ name }))];
+        resources ?? [...serversFor(options.resources, partial), ...(await workspaceEntries(options, partial)).map((name) => ({ name }))];
       if (entries.length === 0) return undefined;
       const names = entries.map((entry) => entry.name);
       const from = cursor - partial.length;
@@ -104,7 +121,7 @@ async function workspaceEntries(options: CompleterOptions, partial: string): Pro
 }
 
 /** After `@server:` (a server with resources): its resources whose URI starts with what follows, as `server:uri`; else undefined. */
-function resourcesFor(mcp: McpCompletionSource | undefined, partial: string): { name: string; description?: string }[] | undefined {
+function resourcesFor(mcp: ResourceSource | undefined, partial: string): { name: string; description?: string }[] | undefined {
   const match = /^([^\s:/]+):(.*)$/.exec(partial);
   const server = match && mcp?.resourceServers().find((candidate) => candidate.name === match[1]);
   if (!match || !server) return undefined;
@@ -114,7 +131,7 @@ function resourcesFor(mcp: McpCompletionSource | undefined, partial: string): { 
 }
 
 /** `@ev` offers `everything:` beside the files, for a server with resources. */
-function serversFor(mcp: McpCompletionSource | undefined, partial: string): { name: string; description: string }[] {
+function serversFor(mcp: ResourceSource | undefined, partial: string): { name: string; description: string }[] {
   if (!mcp || partial.includes('/') || partial.includes(':')) return [];
   return mcp
     .resourceServers()
