@@ -12,6 +12,7 @@ import { sanitize, sanitizeLine } from './ui/sanitize.ts';
 import { runRepl } from './ui/repl.ts';
 import { isMessagePrompt } from './ui/mode-display.ts';
 import { SLASH_COMMAND_SUMMARIES } from './ui/slash-commands.ts';
+import { mcpPromptCommands, mcpResources } from './ui/input/mcp-completion.ts';
 import { sandboxBannerLine } from './sandbox/describe-sandbox.ts';
 
 /** package.json's version, put in by the build (scripts/build.mjs), so a prompt reads no file for it. */
@@ -141,19 +142,25 @@ async function run(argv: string[]): Promise<number> {
 
     const interactive = process.stdin.isTTY === true;
     const dim = chalkFor(process.stdout).dim;
+    let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;
     const reader = interactive
       ? createTerminalReader({
           input: process.stdin,
           output: process.stdout,
           history: loadInputHistory(config.home),
-          completion: { commands: SLASH_COMMAND_SUMMARIES, workspaceRoot: config.cwd, secretPatterns: config.secretPatterns },
+          completion: {
+            commands: SLASH_COMMAND_SUMMARIES,
+            moreCommands: [mcpPromptCommands(() => runtime?.mcp)],
+            workspaceRoot: config.cwd,
+            secretPatterns: config.secretPatterns,
+            resources: mcpResources(() => runtime?.mcp),
+          },
           dim,
         })
       : (await import('./ui/piped-reader.ts')).createPipedReader(process.stdin, (prompt, line) => {
           if (isMessagePrompt(prompt)) process.stdout.write(`${dim(prompt + line)}\n`);
           else process.stdout.write(`${prompt}${line}\n`);
         });
-    let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;
     // The settings' zod pass runs as the runtime loads, after the prompt: its error ends the REPL with code 2.
     let settingsError: ConfigError | undefined;
     try {

@@ -20,6 +20,7 @@ export const SPAWNING_FILES = {
   'test/cli/files.test.ts': { seconds: 15, waitsFor: '8 CLI runs with file tools' },
   'test/cli/exit-screen.test.ts': { seconds: 20, waitsFor: '6 terminal (tmux) sessions, each ended with Ctrl-C twice' },
   'test/cli/line-editor-pty.test.ts': { seconds: 15, waitsFor: '4 terminal sessions typed at key by key' },
+  'test/mcp/mcp-prompts-resources.test.ts': { seconds: 20, waitsFor: '3 print-mode runs and one terminal session, each starting server-everything; the session runs 5 turns' },
   'test/mcp/mcp-lifecycle.test.ts': { seconds: 15, waitsFor: '3 CLI runs with a test MCP server, ended by SIGINT, SIGTERM and SIGHUP' },
   'test/hardening/guarded-claims-redaction.test.ts': { seconds: 15, waitsFor: '4 CLI runs and one terminal session answering an approval' },
   'test/cli/built-cli.test.ts': { seconds: 10, waitsFor: '6 runs of bin/sylvan.js (--help, --version, a mock turn)' },

@@ -39,6 +39,9 @@ export const PLAN_MODE_TOOLS: ReadonlySet<string> = new Set([
   'current_time',
   'web_search',
   'web_fetch',
+  // Reads of what a configured MCP server serves (resources/read is read-only by the protocol), not its tools.
+  'list_mcp_resources',
+  'read_mcp_resource',
 ]);
 
 export function isApprovalMode(value: string): value is ApprovalMode {

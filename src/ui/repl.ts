@@ -6,6 +6,7 @@ import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
 import { sanitizeLine } from './sanitize.ts';
 import { runSlashCommand } from './slash-commands.ts';
+import { attachResources, resourceMentions } from './input/attach-resources.ts';
 import { formatPreview } from './preview-view.ts';
 import { sanitize } from './sanitize.ts';
 import type { TerminalRenderer } from './terminal-renderer.ts';
@@ -176,19 +177,15 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       return 1;
     }
 
+    let message = line;
     if (line.startsWith('/')) {
       const outcome = await runSlashCommand(line, current);
       if (outcome === 'exit') return 0;
-      continue;
-    }
-
-    let message = line;
-    if (/(^|\s)@\S/.test(line)) {
-      const { attachFiles } = await import('./input/attach-files.ts');
-      const attached = await attachFiles(line, { workspaceRoot: options.config.cwd, secretPatterns: options.config.secretPatterns });
-      for (const problem of attached.problems) print(colour.yellow(`  ${sanitizeLine(problem)}`));
-      if (attached.files.length > 0) print(colour.dim(`  attached ${attached.files.map(sanitizeLine).join(', ')}`));
-      message = attached.message;
+      if (typeof outcome !== 'object') continue;
+      // An MCP server's prompt is this turn's message as it came: an @ in its text attaches nothing.
+      message = outcome.send;
+    } else if (/(^|\s)@\S/.test(line)) {
+      message = await withAttachments(line, current);
     }
 
     const controller = new AbortController();
@@ -243,6 +240,25 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       renderer.dimLine(`· ${formatUsage(turnUsage)} · context ${percent}% of ${Math.round(window / 1000)}k`);
     }
   }
+}
+
+/**
+ * The message with what its `@path` and `@server:uri` words attach after it; one line says what
+ * was attached, one line each what was not.
+ */
+async function withAttachments(line: string, state: ReplState): Promise<string> {
+  const { config, runtime, colour } = state;
+  const mentions = runtime.mcp ? resourceMentions(line, runtime.mcp.serverNames) : [];
+  const resources =
+    mentions.length > 0 && runtime.mcp
+      ? await attachResources(mentions, runtime.mcp, (config.mcpStartTimeoutSeconds ?? 10) * 1000)
+      : { blocks: '', problems: [], attached: [] };
+  const { attachFiles } = await import('./input/attach-files.ts');
+  const attached = await attachFiles(line, { workspaceRoot: config.cwd, secretPatterns: config.secretPatterns, notFiles: new Set(mentions.map((mention) => mention.word)) });
+  for (const problem of [...attached.problems, ...resources.problems]) state.print(colour.yellow(`  ${sanitizeLine(problem)}`));
+  const names = [...attached.files, ...resources.attached];
+  if (names.length > 0) state.print(colour.dim(`  attached ${names.map(sanitizeLine).join(', ')}`));
+  return attached.message + resources.blocks;
 }
 
 /** The live rows (status, pending text) make way while the user is asked to approve a call. */

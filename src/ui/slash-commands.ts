@@ -1,4 +1,5 @@
 import { listSessions, sessionsUnavailable } from '../session/store.ts';
+import { parsePromptCall } from '../commands/mcp-prompt-arguments.ts';
 import { cutToWidth } from './display-width.ts';
 import { showInstructions, showMcpServers } from './mcp-commands.ts';
 import { modelCommand, thinkCommand } from './model-commands.ts';
@@ -168,7 +169,7 @@ const COMMANDS: SlashCommand[] = [
   {
     name: '/mcp',
     usage: '/mcp',
-    summary: 'MCP servers: status, tools, last error',
+    summary: 'MCP servers: status, tools, prompts, resources, last error',
     run: (_argument, state) => showMcpServers(state),
   },
   {
@@ -240,13 +241,18 @@ export const SLASH_COMMANDS: readonly string[] = COMMANDS.map((command) => comma
 /** Each command with its one-line description, for the menu shown as `/` is typed. */
 export const SLASH_COMMAND_SUMMARIES: readonly { name: string; summary: string }[] = COMMANDS.map(({ name, summary }) => ({ name, summary }));
 
-/** Runs a `/command`; unknown ones get a hint, never an error. */
-export async function runSlashCommand(line: string, state: ReplState): Promise<'exit' | void> {
+/**
+ * Runs a `/command`: a built-in one, else an MCP server's prompt (`/server:prompt …`), whose text
+ * comes back as the message to send. Unknown ones get a hint, never an error.
+ */
+export async function runSlashCommand(line: string, state: ReplState): Promise<'exit' | void | { send: string }> {
   const [name = '', ...rest] = line.split(/\s+/);
   const command = COMMANDS.find((candidate) => candidate.name === name.toLowerCase());
-  if (!command) {
-    state.print(`  Unknown command ${name}. Try /help.`);
-    return;
+  if (command) return command.run(rest.join(' '), state);
+  const promptCall = state.runtime.mcp ? parsePromptCall(line, state.runtime.mcp.serverNames) : undefined;
+  if (promptCall) {
+    const send = await (await import('./mcp-prompt-command.ts')).promptMessage(promptCall, state);
+    return send === undefined ? undefined : { send };
   }
-  return command.run(rest.join(' '), state);
+  state.print(`  Unknown command ${sanitizeLine(name)}. Try /help.`);
 }

@@ -20,12 +20,14 @@ export interface Attached {
  * Finds `@path` words in what the user typed and appends those files' text to the message, through
  * the same workspace boundary and secret-file rules as read_file. A path that is refused, missing,
  * binary or a folder is not attached and gets a problem line; the message is sent either way.
+ * `notFiles` are words after `@` that are something else (`@server:uri` resources).
  */
 export async function attachFiles(
   line: string,
-  options: { workspaceRoot: string; secretPatterns?: readonly string[] },
+  options: { workspaceRoot: string; secretPatterns?: readonly string[]; notFiles?: ReadonlySet<string> },
 ): Promise<Attached> {
-  const paths = [...new Set(Array.from(line.matchAll(/(?:^|\s)@([^\s]+)/g), (match) => match[1]!.replace(/[,.;:!?)]+$/, '')))];
+  const words = Array.from(line.matchAll(/(?:^|\s)@([^\s]+)/g), (match) => match[1]!).filter((word) => !options.notFiles?.has(word));
+  const paths = [...new Set(words.map((word) => word.replace(/[,.;:!?)]+$/, '')))];
   const problems: string[] = [];
   const files: string[] = [];
   let message = line;
