@@ -2,10 +2,11 @@ import { readFileSync, statSync } from 'node:fs';
 import type { ModelMessage } from 'ai';
 import { findUnansweredToolCalls, repairHistory } from '../agent/context-window.ts';
 import { addUsage, emptyUsage, type TokenUsage } from '../agent/events.ts';
+import type { TodoItem } from '../tools/todo/todo-list.ts';
 import { parseEntry, SESSION_FORMAT_VERSION, type SessionMeta } from './session-entry.ts';
 import { sessionPath, sessionsDirectory } from './session-paths.ts';
 
-export type { CompactionEntry, MessageEntry, SessionEntry, SessionMeta, UsageEntry } from './session-entry.ts';
+export type { CompactionEntry, MessageEntry, SessionEntry, SessionMeta, TodoEntry, UsageEntry } from './session-entry.ts';
 export { isValidSessionId, sessionPath, sessionsDirectory } from './session-paths.ts';
 export { createSession, openSessionForAppend, type CreateSessionOptions, type SessionWriter } from './session-writer.ts';
 export { SessionLockedError } from './session-lock.ts';
@@ -18,6 +19,8 @@ export interface LoadedSession {
   messages: ModelMessage[];
   /** Provider-reported usage summed over the session. */
   usage: TokenUsage;
+  /** The model's todo list as the session left it (a /compact keeps it). */
+  todo: TodoItem[];
   /** One line each, for the user: damaged lines skipped, interrupted tool calls, a missing meta line. */
   warnings: string[];
 }
@@ -44,6 +47,7 @@ export function loadSession(home: string, id: string): LoadedSession {
   let meta: SessionMeta | undefined;
   let messages: ModelMessage[] = [];
   let usage = emptyUsage();
+  let todo: TodoItem[] = [];
   const lines = text.split('\n');
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
@@ -67,6 +71,9 @@ export function loadSession(home: string, id: string): LoadedSession {
       case 'compaction':
         messages = [...entry.messages];
         break;
+      case 'todo':
+        todo = entry.items;
+        break;
       case 'usage':
         usage = addUsage(usage, {
           inputTokens: finiteOrZero(entry.usage.inputTokens),
@@ -88,7 +95,7 @@ export function loadSession(home: string, id: string): LoadedSession {
     const calls = interrupted === 1 ? '1 tool call' : `${interrupted} tool calls`;
     warnings.push(`session ${id}: ${calls} did not finish and ${interrupted === 1 ? 'is' : 'are'} marked as interrupted`);
   }
-  return { meta, messages: repairHistory(messages), usage, warnings };
+  return { meta, messages: repairHistory(messages), usage, todo, warnings };
 }
 
 function finiteOrZero(value: unknown): number {

@@ -1,10 +1,9 @@
 import type { Config } from '../config.ts';
 import { emptyUsage } from '../agent/events.ts';
-import type { Runtime } from '../runtime.ts';
+import type { Runtime, TurnRequest } from '../runtime.ts';
 import { InteractiveApproval, pipedReplApproval } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
-import { sanitizeLine } from './sanitize.ts';
 import { runSlashCommand } from './slash-commands.ts';
 import { formatPreview } from './preview-view.ts';
 import { sanitize } from './sanitize.ts';
@@ -178,12 +177,14 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     }
 
     let message = line;
-    if (/(^|\s)@\S/.test(line)) {
-      const { attachFiles } = await import('./input/attach-files.ts');
-      const attached = await attachFiles(line, { workspaceRoot: options.config.cwd, secretPatterns: options.config.secretPatterns });
-      for (const problem of attached.problems) print(colour.yellow(`  ${sanitizeLine(problem)}`));
-      if (attached.files.length > 0) print(colour.dim(`  attached ${attached.files.map(sanitizeLine).join(', ')}`));
-      message = attached.message;
+    let images: TurnRequest['images'];
+    if (/(^|\s)@\S/.test(line) || /\.(?:png|jpe?g|gif|webp)\b/i.test(line)) {
+      const { withAttachments } = await import('./message-attachments.ts');
+      const { config } = options;
+      const context = { workspaceRoot: config.cwd, secretPatterns: config.secretPatterns, model: current.runtime.model, provider: config.provider, print, colour };
+      const prepared = await withAttachments(line, context);
+      if (!prepared) continue;
+      ({ text: message, images } = prepared);
     }
 
     const controller = new AbortController();
@@ -209,7 +210,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       const policy = options.pipedInput ? pipedReplApproval(current.approval) : current.approval;
       const turnMode = mode;
       planned = turnMode === 'plan';
-      for await (const event of current.runtime.runTurn(message, controller.signal, live ? hidingLiveRows(policy, live) : policy, { mode: turnMode })) {
+      for await (const event of current.runtime.runTurn(message, controller.signal, live ? hidingLiveRows(policy, live) : policy, { mode: turnMode, images })) {
         if (!live) trackToolEvent(toolCalls, event);
         await renderer.render(event);
         if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;

@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { isCompactionSummary } from '../agent/context-window.ts';
 import type { TokenUsage } from '../agent/events.ts';
+import type { TodoItem } from '../tools/todo/todo-list.ts';
 import { ConfigError, type Config } from '../config.ts';
 import { latestSession, listSessions, loadSession, openSessionForAppend, SessionLockedError, sessionsUnavailable, type SessionWriter } from '../session/store.ts';
 import type { LineReader } from './line-reader.ts';
@@ -10,6 +11,8 @@ export interface ResumedSession {
   messages: ModelMessage[];
   writer: SessionWriter;
   usage: TokenUsage;
+  /** The model's todo list as the session left it. */
+  todo: TodoItem[];
 }
 
 /**
@@ -73,5 +76,5 @@ export async function resolveResume(
   for (const warning of loaded.warnings) say(`warning: ${sanitizeLine(warning)}`);
   const turns = loaded.messages.filter((message) => message.role === 'user' && !isCompactionSummary(message)).length;
   say(`Resumed session ${id} (${turns} earlier turn${turns === 1 ? '' : 's'}).`);
-  return { messages: loaded.messages, writer, usage: loaded.usage };
+  return { messages: loaded.messages, writer, usage: loaded.usage, todo: loaded.todo };
 }

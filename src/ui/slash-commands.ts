@@ -6,6 +6,7 @@ import { sanitize, sanitizeLine } from './sanitize.ts';
 import { fullToolOutput } from './tool-calls.ts';
 import { modeCommand } from './mode-command.ts';
 import { usageReport } from './usage-report.ts';
+import { todoReport } from './todo-view.ts';
 
 interface SlashCommand {
   name: string;
@@ -195,6 +196,14 @@ const COMMANDS: SlashCommand[] = [
     summary: "the full output of the last turn's tool calls",
     run(_argument, state) {
       for (const line of fullToolOutput(state.lastToolCalls, state.dim)) state.print(line);
+    },
+  },
+  {
+    name: '/todo',
+    usage: '/todo',
+    summary: "the model's todo list for the current work",
+    run(_argument, state) {
+      for (const line of todoReport(state.runtime.todo.items, state.colour, Math.max(40, (process.stdout.columns || 100) - 1))) state.print(line);
     },
   },
   {

@@ -10,7 +10,7 @@ const PROGRESS_LINES = 4;
 
 /**
  * The live bottom of the terminal while a turn runs: the block of the answer still being
- * written (plain), then a status line — spinner, what is happening, elapsed seconds,
+ * written (plain), the model's todo checklist when it keeps one, then a status line — spinner, what is happening, elapsed seconds,
  * `esc to cancel` — and a running tool's latest output, dimmed. Only on a terminal; it is
  * erased before anything lasting is printed, so none of it stays in the scrollback.
  */
@@ -20,6 +20,7 @@ export class LiveStatus {
   private startedAt = 0;
   private pending: string[] = [];
   private progress: string[] = [];
+  private checklist: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private frame = 0;
 
@@ -61,6 +62,12 @@ export class LiveStatus {
     this.draw();
   }
 
+  /** The model's todo list as rows (styled and sanitised by the caller), drawn just above the status line. */
+  setChecklist(rows: readonly string[]): void {
+    this.checklist = [...rows];
+    this.draw();
+  }
+
   /** A running tool's latest output (sanitised by the caller): its last lines, under the status line. */
   addProgress(text: string): void {
     const lines = [...this.progress, ...text.split('\n')].filter((line) => line.trim() !== '');
@@ -82,6 +89,7 @@ export class LiveStatus {
   /** Erases everything live and stops the clock: before a prompt, at the end of a turn. */
   close(): void {
     this.pending = [];
+    this.checklist = [];
     this.stop();
     this.area.clear();
   }
@@ -91,7 +99,7 @@ export class LiveStatus {
   }
 
   private draw(): void {
-    const lines = [...this.pending];
+    const lines = [...this.pending, ...this.checklist];
     if (this.label !== undefined) {
       const seconds = Math.floor((this.now() - this.startedAt) / 1000);
       const spinner = this.colour.cyan(SPINNER[this.frame]);
