@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { openWorkspaceFile, resolveWorkspaceTarget } from '../tools/files/workspace-path.ts';
 
@@ -64,6 +65,8 @@ export async function readImageFile(
   const expected = EXTENSIONS[path.extname(userPath).toLowerCase()];
   if (expected === undefined) throw new Error(`${userPath} is not a PNG, JPEG, GIF or WebP file`);
   const target = await resolveWorkspaceTarget(workspaceRoot, userPath, { secretPatterns: options.secretPatterns ?? [] });
+  // Its own ENOENT ("no such file"), before opening wraps it; and a folder is refused unopened.
+  if (!(await stat(target.absolutePath)).isFile()) throw new Error(`${target.relativePath} is not a file`);
   const handle = await openWorkspaceFile(target, userPath);
   try {
     const info = await handle.stat();
@@ -92,6 +95,7 @@ export async function readImageFile(
   }
 }
 
+/** Rounded up to a tenth: a file just over the limit must not read as the limit itself. */
 function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB`;
+  return `${String(Math.ceil((bytes / (1024 * 1024)) * 10) / 10)} MB`;
 }
