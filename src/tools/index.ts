@@ -15,6 +15,7 @@ import { createSearchFilesTool } from './files/search-files.ts';
 import { createRunCommandTool } from './shell/run-command.ts';
 import type { SearchConfig } from './web/web-config.ts';
 import { createWebTools } from './web/web-tools.ts';
+import { redactSecrets } from '../agent/redact-secrets.ts';
 import { TodoList } from './todo/todo-list.ts';
 import { createTodoWriteTool } from './todo/todo-write.ts';
 
@@ -63,7 +64,7 @@ export function createTools(context: ToolContext) {
         return context.secrets?.() ?? [];
       },
     }),
-    todo_write: createTodoWriteTool(context.todo ?? new TodoList()),
+    todo_write: createTodoWriteTool(context.todo ?? new TodoList(), (text) => redactSecrets(text, context.secrets?.() ?? [])),
     ...createWebTools(context.search, { fetch: context.fetch, toolTimeoutMs: context.toolTimeoutMs }),
   } satisfies ToolSet;
   // Inside the timeout wrapper: a stopped command's checkpoint is finished when it has really ended.

@@ -27,7 +27,7 @@ const KEYS: readonly (readonly [string, string])[] = [
   ['Tab', 'complete a /command or an @path'],
   ['Esc Esc', 'at an empty prompt: /rewind'],
   ['Shift+Tab', 'switch the mode: ask → auto-edit → plan'],
-  ['@path', 'attach a workspace file to the message'],
+  ['@path', 'attach a workspace file (or a picture, for a model that sees images) to the message'],
   ['typing during an answer', 'sent as the next message when the answer ends'],
 ];
 

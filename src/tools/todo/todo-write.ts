@@ -11,9 +11,10 @@ const MARKS: Record<TodoItem['status'], string> = { pending: '[ ]', in_progress:
 /**
  * The `todo_write` tool: { items: [{ text, status }] } replaces the session's todo list and returns
  * it as the model should remember it. Throws model-readable Errors for too many items, empty or
- * over-long text. Needs no approval: it changes nothing outside Sylvan.
+ * over-long text. Needs no approval: it changes nothing outside Sylvan. `scrub` takes the keys
+ * Sylvan holds out of the text first, so the list on screen, in /todo and in the session has none.
  */
-export function createTodoWriteTool(list: TodoList) {
+export function createTodoWriteTool(list: TodoList, scrub: (text: string) => string = (text) => text) {
   return tool({
     description: DESCRIPTION,
     inputSchema: z.object({
@@ -27,7 +28,7 @@ export function createTodoWriteTool(list: TodoList) {
         .describe(`The whole list, in order (at most ${MAX_TODO_ITEMS} items).`),
     }),
     execute: async ({ items }) => {
-      const checked = checkItems(items);
+      const checked = checkItems(items).map((item) => ({ ...item, text: scrub(item.text) }));
       list.replace(checked);
       return describeTodo(checked);
     },

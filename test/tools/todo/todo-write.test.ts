@@ -50,6 +50,14 @@ describe('todo_write', () => {
     assert.deepEqual(list.items, [{ text: 'kept', status: 'pending' }]);
   });
 
+  test('a key Sylvan holds never reaches the list (screen, /todo, session)', async () => {
+    const list = new TodoList();
+    const tools = createTools({ workspaceRoot: process.cwd(), weather: 'sample', secretPatterns: [], toolTimeoutMs: 1000, todo: list, secrets: () => ['sk-live-0123456789abcdef'] });
+    const output = String(await tools.todo_write.execute!({ items: [{ text: 'rotate sk-live-0123456789abcdef', status: 'pending' }] }, executionOptions));
+    assert.deepEqual(list.items, [{ text: 'rotate [redacted]', status: 'pending' }]);
+    assert.doesNotMatch(output, /sk-live/);
+  });
+
   test('the schema takes the three statuses only', () => {
     const { tool } = todoTool();
     const schema = tool.inputSchema as unknown as { safeParse(value: unknown): { success: boolean } };
