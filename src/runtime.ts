@@ -18,13 +18,16 @@ import type { ApprovalPolicy, ApprovalRequest } from './agent/turn-options.ts';
 import { createModel, providerContext } from './providers/create-model.ts';
 import { SearchSourceLog, withSearchSources } from './providers/dashscope-search.ts';
 import { listServerModels, type ServerModels } from './providers/list-models.ts';
-import { contextWindowFor } from './providers/model-catalogue.ts';
+import { acceptsImages, contextWindowFor } from './providers/model-catalogue.ts';
 import type { ThinkingSetting } from './providers/thinking.ts';
 import { warmUpFirstRequest } from './providers/warm-up.ts';
 import { SessionCheckpoints } from './checkpoints/session-checkpoints.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
 import { readGitBranch } from './session/git-branch.ts';
 import { createTools } from './tools/index.ts';
+import { TodoList, type TodoItem } from './tools/todo/todo-list.ts';
+import { userContent, withoutImages } from './agent/image-parts.ts';
+import type { ImageAttachment } from './files/image-file.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
 import { describeEdit, type EditFileInput } from './tools/files/edit-file.ts';
 import { describeCommand, RUN_COMMAND_LOOP_TIMEOUT_MS, type RunCommandInput } from './tools/shell/run-command.ts';
@@ -64,6 +67,8 @@ export interface Runtime {
   rewindConversation?(messageCount: number): void;
   /** Provider-reported usage of this session, including turns before a resume. */
   readonly sessionUsage: TokenUsage;
+  /** The model's todo list (`todo_write`), saved with the session and restored by a resume. */
+  readonly todo: TodoList;
   /**
    * Runs one user turn on the conversation; never throws. Compacts first when the history is nearly
    * full. In plan mode the request offers only the read-only tools and the model is told it is planning.
@@ -96,6 +101,8 @@ export interface Runtime {
 export interface TurnRequest {
   /** The approval mode the turn runs in (default `ask`); the policy passed along follows the same mode. */
   mode?: ApprovalMode;
+  /** Pictures sent with the text, for a model that sees them (the UI checks that first). */
+  images?: readonly ImageAttachment[];
 }
 
 /** A saved session's history and its transcript to append to. */
@@ -103,6 +110,7 @@ export interface ResumedHistory {
   messages: ModelMessage[];
   writer: SessionWriter;
   usage: TokenUsage;
+  todo?: readonly TodoItem[];
 }
 
 export interface RuntimeOptions {
@@ -140,6 +148,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   // Every key Sylvan holds: the provider's and search keys, and the MCP servers' headers.
   const secrets = [...new Set([...(config.secrets ?? []), ...mcp.secrets])];
   const heldSecrets = () => secrets;
+  const todo = new TodoList(options.resumed?.todo);
   const tools = createTools({
     workspaceRoot: config.cwd,
     weather: config.weather,
@@ -151,6 +160,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     secrets: heldSecrets,
     sandbox,
     networkGrants,
+    todo,
   });
   warmUpFirstRequest(tools);
   const builtInTools: ToolSet = tools;
@@ -206,13 +216,21 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   let checkpoints = checkpointsOf(session.id);
   let sessionUsage = options.resumed?.usage ?? emptyUsage();
   const conversation = new Conversation(options.resumed?.messages, (message) => session.appendMessage(message));
+  /** The list changed in the running turn: the UI is told after the event that carried the change. */
+  let todoChanged = false;
+  todo.onChange((items) => {
+    session.appendTodo(items);
+    todoChanged = true;
+  });
+  /** What a request may carry: a model that cannot see pictures is told where they were instead. */
+  const forModel = (messages: ModelMessage[]): ModelMessage[] => (acceptsImages(modelName) ? messages : withoutImages(messages));
 
   const compact = async (focus: string | undefined, signal: AbortSignal): Promise<CompactResult> => {
     const result = await compactHistory({
       model: models.compaction,
       tools: currentTools,
       instructions,
-      messages: fitter.fit(conversation.messages).messages,
+      messages: forModel(fitter.fit(conversation.messages).messages),
       focus,
       abortSignal: signal,
       timeoutMs: config.timeoutSeconds * 1000,
@@ -273,7 +291,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       tools: currentTools,
       instructions: planned.instructions,
       conversation,
-      userMessage: text,
+      userMessage: userContent(text, request.images),
       limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3 },
       stepTimeoutMs: config.timeoutSeconds * 1000,
       toolTimeoutMs: config.toolTimeoutSeconds * 1000,
@@ -282,7 +300,10 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       abortSignal: signal,
       approval,
       provider,
-      fitMessages: (messages) => fitter.fit(messages),
+      fitMessages: (messages) => {
+        const fitted = fitter.fit(messages);
+        return { ...fitted, messages: forModel(fitted.messages) };
+      },
       onStepUsage: (sent, usage) => {
         fitter.observe(sent, usage);
         session.appendUsage(usage);
@@ -301,6 +322,10 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
         yield* saveFailureNotice();
       }
       yield next.value;
+      if (todoChanged) {
+        todoChanged = false;
+        yield { type: 'todo', items: todo.items };
+      }
       yield* mcpNotices();
     }
   }
@@ -332,6 +357,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     get sessionUsage() {
       return sessionUsage;
     },
+    todo,
     get windowTokens() {
       return windowTokens;
     },
@@ -362,6 +388,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       checkpoints = checkpointsOf(session.id);
       sessionUsage = emptyUsage();
       conversation.replace([]);
+      todo.reset();
     },
     resumeSession(resumed) {
       session.close();

@@ -1,3 +1,5 @@
+import type { TodoItem } from '../tools/todo/todo-list.ts';
+
 /**
  * The contract between the agent loop and the terminal. The loop yields these and nothing
  * else; renderers and tests depend on them, never on the SDK's own stream parts.
@@ -43,7 +45,9 @@ export type AgentEvent =
   | { type: 'tool-denied'; toolCallId: string; toolName: string; reason?: string }
   /** Live output of a running tool (a command's latest lines), for the user's eyes only: the model reads the result. */
   | { type: 'tool-progress'; toolCallId: string; toolName: string; text: string }
-  /** Something the user should know that is not an answer: context trimmed, a warning. */
+  /** The model rewrote its todo list (`todo_write`): the whole list as it is now, drawn as a checklist. */
+  | { type: 'todo'; items: readonly TodoItem[] }
+  /** Something the user should know that is not an answer: context trimmed, a retry, a warning. */
   | { type: 'notice'; message: string }
   /**
    * A model request failed in a way worth another try, and is sent again after `delayMs` (the

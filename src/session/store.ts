@@ -2,10 +2,11 @@ import { readFileSync, statSync } from 'node:fs';
 import type { ModelMessage } from 'ai';
 import { findUnansweredToolCalls, repairHistory } from '../agent/context-window.ts';
 import { addUsage, emptyUsage, type TokenUsage } from '../agent/events.ts';
+import type { TodoItem } from '../tools/todo/todo-list.ts';
 import { parseEntry, SESSION_FORMAT_VERSION, type SessionMeta } from './session-entry.ts';
 import { sessionPath, sessionsDirectory } from './session-paths.ts';
 
-export type { CompactionEntry, MessageEntry, SessionEntry, SessionMeta, UsageEntry } from './session-entry.ts';
+export type { CompactionEntry, MessageEntry, SessionEntry, SessionMeta, TodoEntry, UsageEntry } from './session-entry.ts';
 export { isValidSessionId, sessionPath, sessionsDirectory } from './session-paths.ts';
 export { createSession, openSessionForAppend, type CreateSessionOptions, type SessionWriter } from './session-writer.ts';
 export { SessionLockedError } from './session-lock.ts';
@@ -18,6 +19,8 @@ export interface LoadedSession {
   messages: ModelMessage[];
   /** Provider-reported usage summed over the session. */
   usage: TokenUsage;
+  /** The model's todo list as the session left it (a /compact keeps it). */
+  todo: TodoItem[];
   /** One line each, for the user: damaged lines skipped, a missing meta line. */
   warnings: string[];
   /**
@@ -49,6 +52,7 @@ export function loadSession(home: string, id: string): LoadedSession {
   let meta: SessionMeta | undefined;
   let messages: ModelMessage[] = [];
   let usage = emptyUsage();
+  let todo: TodoItem[] = [];
   const lines = text.split('\n');
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
@@ -72,6 +76,9 @@ export function loadSession(home: string, id: string): LoadedSession {
       case 'compaction':
         messages = [...entry.messages];
         break;
+      case 'todo':
+        todo = entry.items;
+        break;
       case 'usage':
         usage = addUsage(usage, {
           inputTokens: finiteOrZero(entry.usage.inputTokens),
@@ -89,7 +96,7 @@ export function loadSession(home: string, id: string): LoadedSession {
     meta = { type: 'meta', version: SESSION_FORMAT_VERSION, id, cwd: '', provider: '', model: '', createdAt: modifiedAt(path) };
   }
   const unfinishedCalls = findUnansweredToolCalls(messages).length;
-  return { meta, messages: repairHistory(messages), usage, warnings, unfinishedCalls };
+  return { meta, messages: repairHistory(messages), usage, todo, warnings, unfinishedCalls };
 }
 
 function finiteOrZero(value: unknown): number {

@@ -1,14 +1,13 @@
 import type { Config } from '../config.ts';
 import { emptyUsage, type StopReason } from '../agent/events.ts';
-import type { Runtime } from '../runtime.ts';
+import type { Runtime, TurnRequest } from '../runtime.ts';
 import { InteractiveApproval, pipedReplApproval } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
-import { sanitizeLine } from './sanitize.ts';
 import { runSlashCommand } from './slash-commands.ts';
 import { attachResources, resourceMentions } from './input/attach-resources.ts';
 import { formatPreview } from './preview-view.ts';
-import { sanitize } from './sanitize.ts';
+import { sanitize, sanitizeLine } from './sanitize.ts';
 import type { TerminalRenderer } from './terminal-renderer.ts';
 import { ToolCallLog, trackToolEvent } from './tool-calls.ts';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
@@ -178,14 +177,17 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     }
 
     let message = line;
+    let images: TurnRequest['images'];
     if (line.startsWith('/')) {
       const outcome = await runSlashCommand(line, current);
       if (outcome === 'exit') return 0;
       if (typeof outcome !== 'object') continue;
       // An MCP server's prompt is this turn's message as it came: an @ in its text attaches nothing.
       message = outcome.send;
-    } else if (/(^|\s)@\S/.test(line)) {
-      message = await withAttachments(line, current);
+    } else if (/(^|\s)@\S/.test(line) || /\.(?:png|jpe?g|gif|webp)\b/i.test(line)) {
+      const prepared = await attachToMessage(line, current);
+      if (!prepared) continue;
+      ({ text: message, images } = prepared);
     }
 
     const controller = new AbortController();
@@ -216,7 +218,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       const policy = options.pipedInput ? pipedReplApproval(current.approval) : current.approval;
       const turnMode = mode;
       planned = turnMode === 'plan';
-      for await (const event of current.runtime.runTurn(message, controller.signal, live ? hidingLiveRows(policy, live) : policy, { mode: turnMode })) {
+      for await (const event of current.runtime.runTurn(message, controller.signal, live ? hidingLiveRows(policy, live) : policy, { mode: turnMode, images })) {
         if (!live) trackToolEvent(toolCalls, event);
         await renderer.render(event);
         if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;
@@ -243,22 +245,29 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
 }
 
 /**
- * The message with what its `@path` and `@server:uri` words attach after it; one line says what
- * was attached, one line each what was not.
+ * The message with what its `@path` and `@server:uri` words attach after it, and its pictures;
+ * one line says what was attached, one line each what was not. Undefined: not to be sent yet.
  */
-async function withAttachments(line: string, state: ReplState): Promise<string> {
+async function attachToMessage(line: string, state: ReplState): Promise<{ text: string; images: NonNullable<TurnRequest['images']> } | undefined> {
   const { config, runtime, colour } = state;
   const mentions = runtime.mcp ? resourceMentions(line, runtime.mcp.serverNames) : [];
   const resources =
     mentions.length > 0 && runtime.mcp
       ? await attachResources(mentions, runtime.mcp, (config.mcpStartTimeoutSeconds ?? 10) * 1000)
       : { blocks: '', problems: [], attached: [] };
-  const { attachFiles } = await import('./input/attach-files.ts');
-  const attached = await attachFiles(line, { workspaceRoot: config.cwd, secretPatterns: config.secretPatterns, notFiles: new Set(mentions.map((mention) => mention.word)) });
-  for (const problem of [...attached.problems, ...resources.problems]) state.print(colour.yellow(`  ${sanitizeLine(problem)}`));
-  const names = [...attached.files, ...resources.attached];
-  if (names.length > 0) state.print(colour.dim(`  attached ${names.map(sanitizeLine).join(', ')}`));
-  return attached.message + resources.blocks;
+  for (const problem of resources.problems) state.print(colour.yellow(`  ${sanitizeLine(problem)}`));
+  if (resources.attached.length > 0) state.print(colour.dim(`  attached ${resources.attached.map(sanitizeLine).join(', ')}`));
+  const { withAttachments } = await import('./message-attachments.ts');
+  const prepared = await withAttachments(line, {
+    workspaceRoot: config.cwd,
+    secretPatterns: config.secretPatterns,
+    notFiles: new Set(mentions.map((mention) => mention.word)),
+    model: runtime.model,
+    provider: config.provider,
+    print: state.print,
+    colour,
+  });
+  return prepared && { text: prepared.text + resources.blocks, images: prepared.images };
 }
 
 /** The live rows (status, pending text) make way while the user is asked to approve a call. */

@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { isCompactionSummary } from '../agent/context-window.ts';
 import type { TokenUsage } from '../agent/events.ts';
+import type { TodoItem } from '../tools/todo/todo-list.ts';
 import { ConfigError, type Config } from '../config.ts';
 import { latestSession, loadSession, openSessionForAppend, SessionLockedError, sessionsUnavailable, type SessionWriter } from '../session/store.ts';
 import type { LineReader } from './line-reader.ts';
@@ -11,6 +12,8 @@ export interface ResumedSession {
   messages: ModelMessage[];
   writer: SessionWriter;
   usage: TokenUsage;
+  /** The model's todo list as the session left it. */
+  todo: TodoItem[];
 }
 
 /** Draws a resumed conversation before the prompt (on a terminal); print mode passes none. */
@@ -107,5 +110,5 @@ export async function openResumed(
   if (open > 0) say(`(${open === 1 ? '1 tool call' : `${open} tool calls`} did not finish when that session ended; marked as interrupted)`);
   const turns = loaded.messages.filter((message) => message.role === 'user' && !isCompactionSummary(message)).length;
   say(`Resumed session ${id} (${turns} earlier turn${turns === 1 ? '' : 's'}).`);
-  return { messages: loaded.messages, writer, usage: loaded.usage };
+  return { messages: loaded.messages, writer, usage: loaded.usage, todo: loaded.todo };
 }

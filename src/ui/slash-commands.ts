@@ -8,6 +8,7 @@ import { sanitize, sanitizeLine } from './sanitize.ts';
 import { fullToolOutput } from './tool-calls.ts';
 import { modeCommand } from './mode-command.ts';
 import { usageReport } from './usage-report.ts';
+import { todoReport } from './todo-view.ts';
 
 interface SlashCommand {
   name: string;
@@ -30,7 +31,7 @@ const KEYS: readonly (readonly [string, string])[] = [
   ['Tab', 'complete a /command or an @path'],
   ['Esc Esc', 'at an empty prompt: /rewind'],
   ['Shift+Tab', 'switch the mode: ask → auto-edit → plan'],
-  ['@path', 'attach a workspace file to the message'],
+  ['@path', 'attach a workspace file (or a picture, for a model that sees images) to the message'],
   ['typing during an answer', 'shown under it; Enter queues it as the next message, Esc/Ctrl-C gives it back'],
 ];
 
@@ -208,6 +209,14 @@ const COMMANDS: SlashCommand[] = [
     summary: "the full output of the last turn's tool calls",
     run(_argument, state) {
       for (const line of fullToolOutput(state.lastToolCalls, state.dim)) state.print(line);
+    },
+  },
+  {
+    name: '/todo',
+    usage: '/todo',
+    summary: "the model's todo list for the current work",
+    run(_argument, state) {
+      for (const line of todoReport(state.runtime.todo.items, state.colour, Math.max(40, (process.stdout.columns || 100) - 1))) state.print(line);
     },
   },
   {

@@ -11,10 +11,10 @@ const PROGRESS_LINES = 4;
 
 /**
  * The live bottom of the terminal while a turn runs: the block of the answer still being
- * written (plain), then a status line — spinner, what is happening, elapsed seconds (or the
- * seconds until a retry), `esc to cancel` — a running tool's latest output, dimmed, and last what
- * the user types meanwhile, the cursor in it. Only on a terminal; it is erased before anything
- * lasting is printed, so none of it stays in the scrollback.
+ * written (plain), the model's todo checklist when it keeps one, then a status line — spinner,
+ * what is happening, elapsed seconds (or the seconds until a retry), `esc to cancel` — a running
+ * tool's latest output, dimmed, and last what the user types meanwhile, the cursor in it. Only on
+ * a terminal; it is erased before anything lasting is printed, so none of it stays in the scrollback.
  */
 export class LiveStatus {
   private readonly area: LiveArea;
@@ -22,6 +22,7 @@ export class LiveStatus {
   private startedAt = 0;
   private pending: string[] = [];
   private progress: string[] = [];
+  private checklist: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private frame = 0;
   /** A wait before a retry: its line, with the seconds left, replaces the label until `until`. */
@@ -76,6 +77,12 @@ export class LiveStatus {
     this.draw();
   }
 
+  /** The model's todo list as rows (styled and sanitised by the caller), drawn just above the status line. */
+  setChecklist(rows: readonly string[]): void {
+    this.checklist = [...rows];
+    this.draw();
+  }
+
   /** A running tool's latest output (sanitised by the caller): its last lines, under the status line. */
   addProgress(text: string): void {
     const lines = [...this.progress, ...text.split('\n')].filter((line) => line.trim() !== '');
@@ -99,6 +106,7 @@ export class LiveStatus {
     this.unwatch?.();
     this.unwatch = undefined;
     this.pending = [];
+    this.checklist = [];
     this.stop();
     this.area.clear();
   }
@@ -126,7 +134,7 @@ export class LiveStatus {
   }
 
   private draw(): void {
-    const lines = [...this.pending];
+    const lines = [...this.pending, ...this.checklist];
     const width = liveWidth(this.output);
     if (this.label !== undefined) {
       const spinner = this.colour.cyan(SPINNER[this.frame]);

@@ -11,6 +11,8 @@ import { sanitize } from './sanitize.ts';
 import { liveWidth } from './live-area.ts';
 import { LiveStatus } from './status.ts';
 import { finishedCallLines, formatDuration, ToolCallLog } from './tool-calls.ts';
+import { checklistRows, collapsedChecklist, LIVE_CHECKLIST_ROWS } from './todo-view.ts';
+import type { TodoItem } from '../tools/todo/todo-list.ts';
 
 /** How reasoning is shown: streamed whole, or one line (`thought for 6s`) when it ends. */
 export type ThinkingDisplay = 'whole' | 'summary';
@@ -57,6 +59,8 @@ export class TerminalRenderer {
   /** An approval question is on screen: a spinner must not draw over it. */
   private asking = false;
   private readonly cutOff = new CutOffWatch();
+  /** The todo list the model wrote this turn: live above the status line, one line when the turn ends. */
+  private todo: readonly TodoItem[] | undefined;
 
   constructor(
     private readonly output: Output,
@@ -85,6 +89,7 @@ export class TerminalRenderer {
   resume(): void {
     this.asking = false;
     if (this.ended) return;
+    this.showChecklist();
     const running = this.toolCalls.running;
     // A call's duration is its run, not the time the user took to answer.
     for (const record of running) record.startedAt = this.now();
@@ -122,6 +127,10 @@ export class TerminalRenderer {
           this.status.countDown(event.delayMs, (left) => retryLine(event, left), `${WAITING} · retry ${event.attempt}/${event.maxRetries}`);
         }
         return;
+      case 'todo':
+        this.todo = event.items;
+        if (!this.ended && !this.asking) this.showChecklist();
+        return;
       case 'tool-result':
       case 'tool-error':
       case 'tool-denied': {
@@ -144,6 +153,7 @@ export class TerminalRenderer {
         this.ended = true;
         await this.settle();
         this.status.close();
+        if (this.todo && this.todo.length > 0) this.printLines([this.colour.dim(collapsedChecklist(this.todo))], 'activity');
         if (event.stopReason !== 'completed' && event.message) {
           const colour = event.stopReason === 'error' ? this.colour.red : this.colour.yellow;
           this.printLines([colour(`${event.stopReason === 'error' ? '✗' : '■'} ${sanitize(event.message)}`)], 'activity');
@@ -164,6 +174,10 @@ export class TerminalRenderer {
   close(): void {
     this.ended = true;
     this.status.close();
+  }
+
+  private showChecklist(): void {
+    this.status.setChecklist(this.todo ? checklistRows(this.todo, this.colour, this.width(), LIVE_CHECKLIST_ROWS) : []);
   }
 
   /** The status line, unless the turn is over or the user is being asked something. */

@@ -11,6 +11,7 @@ import type { ApprovalPolicy } from '../../src/agent/turn-options.ts';
 import type { Config } from '../../src/config.ts';
 import type { Runtime } from '../../src/runtime.ts';
 import type { RuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
+import { TodoList } from '../../src/tools/todo/todo-list.ts';
 import type { LineReader, ReadResult } from '../../src/ui/line-reader.ts';
 import type { Output } from '../../src/ui/render.ts';
 import { PROMPT, runRepl } from '../../src/ui/repl.ts';
@@ -119,6 +120,7 @@ function stubRuntime(turns: Turn[], overrides: { sessionUsage?: TokenUsage; comp
     sessionId: 'session-1',
     windowTokens: 131_072,
     sessionUsage: overrides.sessionUsage ?? emptyUsage(),
+    todo: new TodoList(),
     turnTexts,
     calls,
     runTurn(text, signal, approval) {
