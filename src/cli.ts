@@ -3,7 +3,7 @@ import { ConfigError, HELP, loadConfig, type Config } from './config.ts';
 import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createTerminalReader } from './ui/line-reader.ts';
 import { prepareHome } from './session/session-home.ts';
-import { resolveResume, type ResumedSession } from './ui/resume.ts';
+import { resolveResume, type Replay, type ResumedSession } from './ui/resume.ts';
 import { loadedFilesLine } from './settings/loaded-files.ts';
 import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
@@ -14,6 +14,7 @@ import { isMessagePrompt } from './ui/mode-display.ts';
 import { SLASH_COMMAND_SUMMARIES, SLASH_COMMANDS } from './ui/slash-commands.ts';
 import { loadCustomCommands } from './commands/load-commands.ts';
 import { commandSummaries } from './ui/custom-commands.ts';
+import { mcpPromptCommands, mcpResources } from './ui/input/mcp-completion.ts';
 import { sandboxBannerLine } from './sandbox/describe-sandbox.ts';
 
 /** package.json's version, put in by the build (scripts/build.mjs), so a prompt reads no file for it. */
@@ -147,6 +148,7 @@ async function run(argv: string[]): Promise<number> {
     const interactive = process.stdin.isTTY === true;
     const dim = chalkFor(process.stdout).dim;
     const customSummaries = commandSummaries(customCommands);
+    let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;
     const reader = interactive
       ? createTerminalReader({
           input: process.stdin,
@@ -154,9 +156,10 @@ async function run(argv: string[]): Promise<number> {
           history: loadInputHistory(config.home),
           completion: {
             commands: SLASH_COMMAND_SUMMARIES,
-            moreCommands: [() => customSummaries],
+            moreCommands: [mcpPromptCommands(() => runtime?.mcp), () => customSummaries],
             workspaceRoot: config.cwd,
             secretPatterns: config.secretPatterns,
+            resources: mcpResources(() => runtime?.mcp),
           },
           dim,
         })
@@ -164,7 +167,6 @@ async function run(argv: string[]): Promise<number> {
           if (isMessagePrompt(prompt)) process.stdout.write(`${dim(prompt + line)}\n`);
           else process.stdout.write(`${prompt}${line}\n`);
         });
-    let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;
     // The settings' zod pass runs as the runtime loads, after the prompt: its error ends the REPL with code 2.
     let settingsError: ConfigError | undefined;
     try {
@@ -172,7 +174,11 @@ async function run(argv: string[]): Promise<number> {
       const loaded = loadedFilesLine(config, customCommands.commands.length);
       if (loaded) process.stdout.write(`${dim(loaded)}\n`);
       for (const note of customCommands.notes) process.stdout.write(`${dim(sanitizeLine(note))}\n`);
-      const resumed = await resolveResume(config, reader, (line) => process.stdout.write(`${dim(line)}\n`));
+      // On a terminal the resumed conversation is drawn again before the prompt; a pipe gets the summary line alone.
+      const replay = process.stdout.isTTY
+        ? async (messages: Parameters<Replay>[0]) => (await import('./ui/transcript.ts')).replayTranscript(messages, process.stdout)
+        : undefined;
+      const resumed = await resolveResume(config, reader, (line) => process.stdout.write(`${dim(line)}\n`), replay);
       const code = await runRepl({
         config,
         reader,

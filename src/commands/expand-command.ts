@@ -13,8 +13,12 @@ export interface ExpansionSteps {
    * with the text that replaces the line, or with why the command's prompt is not sent.
    */
   runShellLine(command: string): Promise<{ ok: true; output: string } | { ok: false; reason: string }>;
-  /** `@path` attachments of `text` (what the file and the user wrote, not what commands printed): the blocks to append. */
-  attach(text: string): Promise<{ appended: string }>;
+  /**
+   * `@path` attachments of `text` (what the file and the user wrote, not what commands printed):
+   * the blocks to append, or undefined when the prompt must not be sent (a picture it names
+   * cannot be attached or seen; the step has said so).
+   */
+  attach(text: string): Promise<{ appended: string } | undefined>;
 }
 
 export type ExpandedCommand = { ok: true; prompt: string } | { ok: false; reason: string };
@@ -46,8 +50,9 @@ export async function expandCommand(command: CustomCommand, argumentText: string
     lines.push(shellBlock(part.command, ran.output));
   }
   // After the commands: a command that is not sent attaches nothing.
-  const { appended } = await steps.attach(parts.map((part) => (part.kind === 'text' ? part.text : '')).join('\n'));
-  return { ok: true, prompt: `${lines.join('\n')}${appended}` };
+  const attached = await steps.attach(parts.map((part) => (part.kind === 'text' ? part.text : '')).join('\n'));
+  if (!attached) return { ok: false, reason: 'a picture it names cannot go with it' };
+  return { ok: true, prompt: `${lines.join('\n')}${attached.appended}` };
 }
 
 /** The body as text lines and shell lines, in order (consecutive text lines kept together). */

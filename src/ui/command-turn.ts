@@ -1,4 +1,6 @@
+import type { ChalkInstance } from 'chalk';
 import type { CustomCommand } from '../commands/custom-command.ts';
+import type { ImageAttachment } from '../files/image-file.ts';
 import type { ProviderName } from '../config.ts';
 import { shellLineRunner, type ShellLineContext } from './command-shell-lines.ts';
 import { sanitizeLine } from './sanitize.ts';
@@ -7,41 +9,47 @@ import { sanitizeLine } from './sanitize.ts';
 export interface CommandTurn {
   send: string;
   model?: string;
+  /** Pictures the prompt named (`@shot.png`), for a model that sees them. */
+  images?: readonly ImageAttachment[];
 }
 
 export interface CustomCommandContext extends Omit<ShellLineContext, 'label' | 'tell'> {
   workspaceRoot: string;
   secretPatterns: readonly string[];
   provider: ProviderName;
-  /** A dimmed line of what happens. */
-  note: (line: string) => void;
-  /** A line about something that did not work. */
-  warn: (line: string) => void;
+  /** The session's model now: the turn's unless the command names its own. */
+  model: string;
+  /** Writes one line for the user; `colour` styles it (plain off a terminal). */
+  print: (line: string) => void;
+  colour: ChalkInstance;
 }
 
 /**
  * Turns a custom command and what followed its name into the turn to send: `$ARGUMENTS` and `$1`…
- * `$9` put in, `@path` files attached as typed input attaches them, `` !`…` `` lines run after
- * approval. Resolves undefined, after saying why, when the command is not sent.
+ * `$9` put in, `` !`…` `` lines run after approval, and the `@path` files and pictures attached
+ * as typed input attaches them (`withAttachments`). Resolves undefined, after saying why, when the
+ * command is not sent.
  */
 export async function prepareCommandTurn(command: CustomCommand, argument: string, context: CustomCommandContext): Promise<CommandTurn | undefined> {
-  const [{ expandCommand }, { attachFiles }] = await Promise.all([import('../commands/expand-command.ts'), import('./input/attach-files.ts')]);
-  const mockModel = command.model !== undefined && context.provider === 'mock';
-  context.note(sanitizeLine(`/${command.name} · ${command.file}${command.model && !mockModel ? ` · model ${command.model} for this turn` : ''}`));
-  if (mockModel) context.note(sanitizeLine(`(the mock provider has one model: model ${command.model} is not used)`));
+  const [{ expandCommand }, { withAttachments }] = await Promise.all([import('../commands/expand-command.ts'), import('./message-attachments.ts')]);
+  const note = (line: string) => context.print(context.colour.dim(`  ${line}`));
+  const ownModel = command.model !== undefined && context.provider !== 'mock' ? command.model : undefined;
+  note(sanitizeLine(`/${command.name} · ${command.file}${ownModel ? ` · model ${ownModel} for this turn` : ''}`));
+  if (command.model !== undefined && !ownModel) note(sanitizeLine(`(the mock provider has one model: model ${command.model} is not used)`));
+  let images: readonly ImageAttachment[] = [];
   const expanded = await expandCommand(command, argument, {
-    runShellLine: shellLineRunner({ ...context, label: `/${command.name}`, tell: context.note }),
+    runShellLine: shellLineRunner({ ...context, label: `/${command.name}`, tell: note }),
     attach: async (text) => {
-      if (!/(^|\s)@\S/.test(text)) return { appended: '' };
-      const attached = await attachFiles(text, { workspaceRoot: context.workspaceRoot, secretPatterns: context.secretPatterns });
-      for (const problem of attached.problems) context.warn(sanitizeLine(problem));
-      if (attached.files.length > 0) context.note(`attached ${attached.files.map(sanitizeLine).join(', ')}`);
-      return { appended: attached.message.slice(text.length) };
+      if (!/(^|\s)@\S/.test(text) && !/\.(?:png|jpe?g|gif|webp)\b/i.test(text)) return { appended: '' };
+      const prepared = await withAttachments(text, { ...context, model: ownModel ?? context.model });
+      if (!prepared) return undefined;
+      images = prepared.images;
+      return { appended: prepared.text.slice(text.length) };
     },
   });
   if (!expanded.ok) {
-    context.warn(`✗ /${sanitizeLine(command.name)} was not sent: ${expanded.reason}`);
+    context.print(context.colour.yellow(`  ✗ /${sanitizeLine(command.name)} was not sent: ${expanded.reason}`));
     return undefined;
   }
-  return { send: expanded.prompt, ...(command.model && !mockModel && { model: command.model }) };
+  return { send: expanded.prompt, ...(ownModel && { model: ownModel }), ...(images.length > 0 && { images }) };
 }

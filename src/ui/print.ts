@@ -6,10 +6,11 @@ import type { ApprovalMode } from '../tools/approval-mode.ts';
 import { nonInteractiveApproval } from './approval-prompt.ts';
 import { CutOffWatch } from './cut-off-notice.ts';
 import { jsonEventLine } from './json-event-line.ts';
-import { EventRenderer, type Output } from './render.ts';
+import { chalkFor, EventRenderer, type Output } from './render.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
 import { findCommand, type LoadedCommands } from '../commands/custom-command.ts';
 import type { CommandTurn } from './command-turn.ts';
+import { parsePromptCall } from '../commands/mcp-prompt-arguments.ts';
 
 export interface PrintOptions {
   config: Config;
@@ -35,14 +36,14 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     mode: () => mode,
     workspaceRoot: config.cwd,
   });
-  const turn = await commandTurn(options, approval, mode);
-  // A custom command that was not sent (a `!` line denied) has said why on stderr.
-  if (turn === undefined) return 1;
+  // An MCP prompt or a custom command that could not be sent has said why on stderr.
+  const turn = await promptOrMessage(options, approval, mode);
+  if (typeof turn === 'number') return turn;
   const renderer = new EventRenderer(stdout, stderr);
   // With --json the finish reason is in the turn-end event; stderr still says an answer was cut off.
   const cutOff = new CutOffWatch();
   let exitCode = 1;
-  const request = { mode, ...(turn.model !== undefined && { model: turn.model }) };
+  const request = { mode, images: turn.images, ...(turn.model !== undefined && { model: turn.model }) };
   for await (const event of options.runtime.runTurn(turn.send, options.signal, approval, request)) {
     if (config.json) {
       stdout.write(`${jsonEventLine(event, config.debug)}\n`);
@@ -60,7 +61,33 @@ export async function runPrint(options: PrintOptions): Promise<number> {
   return exitCode;
 }
 
-/** The prompt as given, or a custom command's (`sylvan -p "/review src/a.ts"`), its `!` lines asked of no one: run only with --yes. */
+/**
+ * The prompt as given, or what a `/command` makes of it: `-p "/server:prompt args…"` runs that MCP
+ * prompt and sends its text (shown on stderr; a missing argument or an unknown prompt exits 2, a
+ * server failure 1); `-p "/review src/a.ts"` a custom command, its `!` lines asked of no one, so
+ * run only with --yes (one not run exits 1). Each failure says why in one line.
+ */
+async function promptOrMessage(options: PrintOptions, approval: ApprovalPolicy, mode: ApprovalMode): Promise<CommandTurn | number> {
+  const mcp = options.runtime.mcp;
+  const call = mcp && options.prompt.startsWith('/') ? parsePromptCall(options.prompt, mcp.serverNames) : undefined;
+  if (mcp && call) {
+    const { promptPreview, runMcpPrompt } = await import('./mcp-prompt-command.ts');
+    const outcome = await runMcpPrompt(call, {
+      mcp,
+      waitMs: (options.config.mcpStartTimeoutSeconds ?? 10) * 1000,
+      slow: (_label, work) => work(options.signal),
+    });
+    if (!outcome.ok) {
+      options.stderr.write(`${sanitizeLine(outcome.message)}\n`);
+      return outcome.cancelled ? 130 : outcome.usage ? 2 : 1;
+    }
+    for (const line of promptPreview(`/${call.server}:${call.prompt}`, outcome, (text) => text)) options.stderr.write(`${line}\n`);
+    return { send: outcome.text };
+  }
+  return (await commandTurn(options, approval, mode)) ?? 1;
+}
+
+/** The prompt as given, or a custom command's (`sylvan -p "/review src/a.ts"`); undefined when it was not sent. */
 async function commandTurn(options: PrintOptions, approval: ApprovalPolicy, mode: ApprovalMode): Promise<CommandTurn | undefined> {
   const name = /^\/(\S+)/.exec(options.prompt)?.[1];
   const command = name === undefined ? undefined : findCommand(options.customCommands, name.toLowerCase());
@@ -77,7 +104,8 @@ async function commandTurn(options: PrintOptions, approval: ApprovalPolicy, mode
     workspaceRoot: options.config.cwd,
     secretPatterns: options.config.secretPatterns,
     provider: options.config.provider,
-    note: (line) => options.stderr.write(`${line}\n`),
-    warn: (line) => options.stderr.write(`${line}\n`),
+    model: options.runtime.model,
+    print: (line) => options.stderr.write(`${line}\n`),
+    colour: chalkFor(options.stderr),
   });
 }

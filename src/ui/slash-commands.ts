@@ -1,4 +1,6 @@
 import { listSessions, sessionsUnavailable } from '../session/store.ts';
+import { parsePromptCall } from '../commands/mcp-prompt-arguments.ts';
+import { cutToWidth } from './display-width.ts';
 import { showInstructions, showMcpServers } from './mcp-commands.ts';
 import { modelCommand, thinkCommand } from './model-commands.ts';
 import type { ReplState } from './repl-state.ts';
@@ -6,11 +8,12 @@ import { sanitize, sanitizeLine } from './sanitize.ts';
 import { fullToolOutput } from './tool-calls.ts';
 import { modeCommand } from './mode-command.ts';
 import { usageReport } from './usage-report.ts';
-import { findCommand } from '../commands/custom-command.ts';
+import { todoReport } from './todo-view.ts';
+import { findCommand, type CustomCommand } from '../commands/custom-command.ts';
 import { commandHelpLines } from './custom-commands.ts';
 import type { CommandTurn } from './command-turn.ts';
 
-/** What a command leaves the REPL to do: quit, send a turn (a custom command's prompt), or nothing. */
+/** What a command leaves the REPL to do: quit, send a turn (an MCP prompt's text, a custom command's prompt), or nothing. */
 export type SlashOutcome = 'exit' | CommandTurn | void;
 
 interface SlashCommand {
@@ -27,13 +30,15 @@ const KEYS: readonly (readonly [string, string])[] = [
   ['← → Home End', 'move (Ctrl-A / Ctrl-E: start / end of line)'],
   ['Ctrl/Alt + ← →', 'move by word'],
   ['↑ ↓', 'move between lines, then through earlier messages'],
+  ['Ctrl-R', 'search earlier messages (again: older; Enter sends; → edits; Esc cancels)'],
+  ['Ctrl-G, Ctrl-X Ctrl-E', 'edit the message in $VISUAL / $EDITOR'],
   ['Ctrl-U Ctrl-K Ctrl-W', 'delete to line start / to line end / the word before'],
   ['Ctrl-L', 'clear the screen'],
   ['Tab', 'complete a /command or an @path'],
   ['Esc Esc', 'at an empty prompt: /rewind'],
   ['Shift+Tab', 'switch the mode: ask → auto-edit → plan'],
-  ['@path', 'attach a workspace file to the message'],
-  ['typing during an answer', 'sent as the next message when the answer ends'],
+  ['@path', 'attach a workspace file (or a picture, for a model that sees images) to the message'],
+  ['typing during an answer', 'shown under it; Enter queues it as the next message, Esc/Ctrl-C gives it back'],
 ];
 
 const COMMANDS: SlashCommand[] = [
@@ -52,6 +57,9 @@ const COMMANDS: SlashCommand[] = [
       state.print(state.dim('  Esc or Ctrl-C stops an answer; Ctrl-C twice at an empty prompt, Ctrl-D, exit or /exit quits.'));
       state.print('  Keys:');
       for (const [keys, what] of KEYS) state.print(`  ${keys.padEnd(24)} ${state.dim(what)}`);
+      state.print('  Status:');
+      state.print(`  ${'under the prompt'.padEnd(24)} ${state.dim('the git branch, the approval mode and what it means')}`);
+      state.print(`  ${'during an answer'.padEnd(24)} ${state.dim('what is happening, seconds, retries (rate limited · retrying (1/3) in 2 s)')}`);
     },
   },
   {
@@ -130,7 +138,7 @@ const COMMANDS: SlashCommand[] = [
   {
     name: '/sessions',
     usage: '/sessions',
-    summary: 'recent sessions in this folder (resume with sylvan --resume ID)',
+    summary: 'recent sessions in this folder (resume one with /resume ID)',
     run(_argument, state) {
       const sessions = listSessions(state.config.home, { cwd: state.config.cwd, limit: 10 });
       if (sessions.length === 0) {
@@ -140,9 +148,15 @@ const COMMANDS: SlashCommand[] = [
       }
       for (const session of sessions) {
         const current = session.id === state.runtime.sessionId ? ' (this one)' : '';
-        state.print(`  ${sanitizeLine(session.id)}  ${state.dim(`${session.messageCount} messages`)}  ${sanitizeLine(session.title)}${current}`);
+        state.print(`  ${sanitizeLine(session.id)}  ${state.dim(`${session.messageCount} messages`)}  ${cutToWidth(sanitizeLine(session.title), 60)}${current}`);
       }
     },
+  },
+  {
+    name: '/resume',
+    usage: '/resume [id]',
+    summary: 'go on with another saved session (a picker without an id)',
+    run: async (argument, state) => (await import('./resume-command.ts')).resumeCommand(argument, state),
   },
   {
     name: '/clear',
@@ -168,7 +182,7 @@ const COMMANDS: SlashCommand[] = [
   {
     name: '/mcp',
     usage: '/mcp',
-    summary: 'MCP servers: status, tools, last error',
+    summary: 'MCP servers: status, tools, prompts, resources, last error',
     run: (_argument, state) => showMcpServers(state),
   },
   {
@@ -207,6 +221,14 @@ const COMMANDS: SlashCommand[] = [
     summary: "the full output of the last turn's tool calls",
     run(_argument, state) {
       for (const line of fullToolOutput(state.lastToolCalls, state.dim)) state.print(line);
+    },
+  },
+  {
+    name: '/todo',
+    usage: '/todo',
+    summary: "the model's todo list for the current work",
+    run(_argument, state) {
+      for (const line of todoReport(state.runtime.todo.items, state.colour, Math.max(40, (process.stdout.columns || 100) - 1))) state.print(line);
     },
   },
   {
@@ -253,21 +275,28 @@ export const SLASH_COMMANDS: readonly string[] = COMMANDS.map((command) => comma
 export const SLASH_COMMAND_SUMMARIES: readonly { name: string; summary: string }[] = COMMANDS.map(({ name, summary }) => ({ name, summary }));
 
 /**
- * Runs a `/command`: a built-in one, else a custom command (which a built-in always wins over),
- * whose prompt comes back as the turn to send. Unknown ones get a hint, never an error.
+ * Runs a `/command`: a built-in one, else an MCP server's prompt (`/server:prompt …`, for a
+ * configured server's name), else a custom command; a prompt's or a custom command's text comes
+ * back as the turn to send. A built-in always wins. Unknown ones get a hint, never an error.
  */
 export async function runSlashCommand(line: string, state: ReplState): Promise<SlashOutcome> {
   const [name = '', ...rest] = line.split(/\s+/);
   const command = COMMANDS.find((candidate) => candidate.name === name.toLowerCase());
   if (command) return command.run(rest.join(' '), state);
-  const custom = findCommand(state.customCommands, name.slice(1).toLowerCase());
-  if (!custom) {
-    state.print(`  Unknown command ${sanitizeLine(name)}. Try /help.`);
-    return;
+  const promptCall = state.runtime.mcp ? parsePromptCall(line, state.runtime.mcp.serverNames) : undefined;
+  if (promptCall) {
+    const send = await (await import('./mcp-prompt-command.ts')).promptMessage(promptCall, state);
+    return send === undefined ? undefined : { send };
   }
-  const { prepareCommandTurn } = await import('./command-turn.ts');
+  const custom = findCommand(state.customCommands, name.slice(1).toLowerCase());
   // What follows the name as typed, line breaks included.
-  return prepareCommandTurn(custom, line.slice(name.length).trim(), {
+  if (custom) return customCommandTurn(custom, line.slice(name.length).trim(), state);
+  state.print(`  Unknown command ${sanitizeLine(name)}. Try /help.`);
+}
+
+async function customCommandTurn(custom: CustomCommand, argument: string, state: ReplState): Promise<CommandTurn | undefined> {
+  const { prepareCommandTurn } = await import('./command-turn.ts');
+  return prepareCommandTurn(custom, argument, {
     policy: state.policy,
     runtime: state.runtime,
     mode: state.mode,
@@ -277,7 +306,8 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<S
     workspaceRoot: state.config.cwd,
     secretPatterns: state.config.secretPatterns,
     provider: state.config.provider,
-    note: (text) => state.print(state.dim(`  ${text}`)),
-    warn: (text) => state.print(state.colour.yellow(`  ${text}`)),
+    model: state.runtime.model,
+    print: state.print,
+    colour: state.colour,
   });
 }

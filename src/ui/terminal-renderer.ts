@@ -4,11 +4,15 @@ import { wrapStyled } from './display-width.ts';
 import { MarkdownStream } from './markdown/stream.ts';
 import { supportsHyperlinks } from './markdown/render-blocks.ts';
 import { CutOffWatch } from './cut-off-notice.ts';
+import type { TypeAhead } from './input/line-reader-contract.ts';
 import { chalkFor, formatCall, type Output } from './render.ts';
+import { retryLine } from './retry-line.ts';
 import { sanitize } from './sanitize.ts';
 import { liveWidth } from './live-area.ts';
 import { LiveStatus } from './status.ts';
 import { finishedCallLines, formatDuration, ToolCallLog } from './tool-calls.ts';
+import { checklistRows, collapsedChecklist, LIVE_CHECKLIST_ROWS } from './todo-view.ts';
+import type { TodoItem } from '../tools/todo/todo-list.ts';
 
 /** How reasoning is shown: streamed whole, or one line (`thought for 6s`) when it ends. */
 export type ThinkingDisplay = 'whole' | 'summary';
@@ -17,6 +21,8 @@ export interface TerminalRendererOptions {
   thinking?: () => ThinkingDisplay;
   /** Named on the status line after the clock (the approval mode, when it is not the default). */
   statusTag?: () => string | undefined;
+  /** What the user types during the turn, drawn under the status line. */
+  typeAhead?: TypeAhead;
   now?: () => number;
   environment?: NodeJS.ProcessEnv;
 }
@@ -53,6 +59,8 @@ export class TerminalRenderer {
   /** An approval question is on screen: a spinner must not draw over it. */
   private asking = false;
   private readonly cutOff = new CutOffWatch();
+  /** The todo list the model wrote this turn: live above the status line, one line when the turn ends. */
+  private todo: readonly TodoItem[] | undefined;
 
   constructor(
     private readonly output: Output,
@@ -62,7 +70,7 @@ export class TerminalRenderer {
     this.now = options.now ?? Date.now;
     this.thinking = options.thinking ?? (() => 'whole');
     this.hyperlinks = supportsHyperlinks(options.environment);
-    this.status = new LiveStatus(output, this.colour, this.now, options.statusTag);
+    this.status = new LiveStatus(output, this.colour, this.now, options.statusTag, options.typeAhead);
     this.toolCalls = new ToolCallLog(this.now);
   }
 
@@ -81,6 +89,7 @@ export class TerminalRenderer {
   resume(): void {
     this.asking = false;
     if (this.ended) return;
+    this.showChecklist();
     const running = this.toolCalls.running;
     // A call's duration is its run, not the time the user took to answer.
     for (const record of running) record.startedAt = this.now();
@@ -112,6 +121,16 @@ export class TerminalRenderer {
       case 'tool-progress':
         this.status.addProgress(progressLines(event.text));
         return;
+      case 'retry':
+        // The request is sent again after a wait: the status line counts it down, then waits for the model again.
+        if (!this.ended && !this.asking) {
+          this.status.countDown(event.delayMs, (left) => retryLine(event, left), `${WAITING} · retry ${event.attempt}/${event.maxRetries}`);
+        }
+        return;
+      case 'todo':
+        this.todo = event.items;
+        if (!this.ended && !this.asking) this.showChecklist();
+        return;
       case 'tool-result':
       case 'tool-error':
       case 'tool-denied': {
@@ -134,6 +153,7 @@ export class TerminalRenderer {
         this.ended = true;
         await this.settle();
         this.status.close();
+        if (this.todo && this.todo.length > 0) this.printLines([this.colour.dim(collapsedChecklist(this.todo))], 'activity');
         if (event.stopReason !== 'completed' && event.message) {
           const colour = event.stopReason === 'error' ? this.colour.red : this.colour.yellow;
           this.printLines([colour(`${event.stopReason === 'error' ? '✗' : '■'} ${sanitize(event.message)}`)], 'activity');
@@ -154,6 +174,10 @@ export class TerminalRenderer {
   close(): void {
     this.ended = true;
     this.status.close();
+  }
+
+  private showChecklist(): void {
+    this.status.setChecklist(this.todo ? checklistRows(this.todo, this.colour, this.width(), LIVE_CHECKLIST_ROWS) : []);
   }
 
   /** The status line, unless the turn is over or the user is being asked something. */

@@ -17,10 +17,12 @@ import { prepareCommandTurn } from '../../src/ui/command-turn.ts';
 import { commandSummaries } from '../../src/ui/custom-commands.ts';
 import { exportCommand } from '../../src/ui/export-command.ts';
 import type { ReplState } from '../../src/ui/repl-state.ts';
+import { chalkFor } from '../../src/ui/render.ts';
 
 const workspace = mkdtempSync(join(tmpdir(), 'sylvan-custom-ui-'));
 after(() => rmSync(workspace, { recursive: true, force: true }));
 const KEY = 'sk-test-export-4f1c9a7e20';
+const plain = chalkFor({ write: () => true, isTTY: false }, {});
 
 /** A runtime whose shell records each command and answers like run_command. */
 function fakeShell() {
@@ -117,14 +119,15 @@ describe('a custom command as a turn', () => {
       workspaceRoot: workspace,
       secretPatterns: [],
       provider: 'dashscope',
-      note: (line) => notes.push(line),
-      warn: (line) => notes.push(`warn: ${line}`),
+      model: 'qwen-plus',
+      print: (line) => notes.push(line),
+      colour: plain,
     });
     assert.deepEqual(turn, {
       send: 'Review @a.ts with the status:\n```console\n$ echo clean\nexit code 0 (0.0 s)\nstdout:\nclean\n```\n\n<file path="a.ts">\nexport const a = 1;\n\n</file>',
       model: 'qwen-flash',
     });
-    assert.deepEqual(notes, ['/review · .sylvan/commands/review.md · model qwen-flash for this turn', 'ran !`echo clean`: exit code 0 (0.0 s)', 'attached a.ts']);
+    assert.deepEqual(notes, ['  /review · .sylvan/commands/review.md · model qwen-flash for this turn', '  ran !`echo clean`: exit code 0 (0.0 s)', '  attached a.ts']);
   });
 
   test('a command not sent says why in one line and gives no turn; the mock provider keeps its one model', async () => {
@@ -139,15 +142,44 @@ describe('a custom command as a turn', () => {
       workspaceRoot: workspace,
       secretPatterns: [],
       provider: 'mock',
-      note: (line) => notes.push(line),
-      warn: (line) => notes.push(`warn: ${line}`),
+      model: 'mock',
+      print: (line) => notes.push(line),
+      colour: plain,
     });
     assert.equal(turn, undefined);
     assert.deepEqual(notes, [
-      '/review · .sylvan/commands/review.md',
-      '(the mock provider has one model: model qwen-flash is not used)',
-      'warn: ✗ /review was not sent: !`echo clean` was not run: print mode cannot ask; rerun with --yes',
+      '  /review · .sylvan/commands/review.md',
+      '  (the mock provider has one model: model qwen-flash is not used)',
+      '  ✗ /review was not sent: !`echo clean` was not run: print mode cannot ask; rerun with --yes',
     ]);
+  });
+
+  test("a picture the prompt names goes with the command's own model when it sees pictures, and keeps the command back when not", async () => {
+    writeFileSync(join(workspace, 'shot.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
+    const look: CustomCommand = { ...review, name: 'look', body: 'What is in @shot.png?', model: 'qwen3-vl-plus' };
+    const context = (lines: string[]) => ({
+      policy: nonInteractiveApproval(false),
+      runtime: fakeShell().runtime,
+      mode: 'ask' as const,
+      cannotAsk: 'no one to ask',
+      interruptible: <T>(work: (signal: AbortSignal) => Promise<T>) => work(new AbortController().signal),
+      workspaceRoot: workspace,
+      secretPatterns: [],
+      provider: 'dashscope' as const,
+      model: 'qwen-plus',
+      print: (line: string) => lines.push(line),
+      colour: plain,
+    });
+    const seen = await prepareCommandTurn(look, '', context([]));
+    assert.deepEqual(seen && { send: seen.send, model: seen.model, images: seen.images?.map((image) => image.name) }, {
+      send: 'What is in @shot.png?',
+      model: 'qwen3-vl-plus',
+      images: ['shot.png'],
+    });
+    const lines: string[] = [];
+    assert.equal(await prepareCommandTurn({ ...look, model: undefined }, '', context(lines)), undefined);
+    assert.match(lines.at(-2) ?? '', /qwen-plus cannot see images.* Not sent\.$/);
+    assert.equal(lines.at(-1), '  ✗ /look was not sent: a picture it names cannot go with it');
   });
 
   test('the / menu lists each with where it came from, sanitised', () => {
