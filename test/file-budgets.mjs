@@ -25,7 +25,7 @@ export const SPAWNING_FILES = {
   'test/hardening/guarded-claims-redaction.test.ts': { seconds: 15, waitsFor: '4 CLI runs and one terminal session answering an approval' },
   'test/cli/built-cli.test.ts': { seconds: 10, waitsFor: '6 runs of bin/sylvan.js (--help, --version, a mock turn)' },
   'test/cli/web.test.ts': { seconds: 15, waitsFor: '4 CLI runs against loopback search servers; one waits for a 2.8 s search timeout' },
-  'test/cli/custom-commands.test.ts': { seconds: 15, waitsFor: '2 CLI runs against loopback servers and one terminal (tmux) session' },
+  'test/cli/custom-commands.test.ts': { seconds: 10, waitsFor: '2 CLI runs against loopback servers and one terminal (tmux) session' },
   'test/cli/images.test.ts': { seconds: 10, waitsFor: '3 piped REPL runs against loopback servers (a vision model, a text model, gpt-4o through an OpenAI-compatible server)' },
   'test/cli/model-command.test.ts': { seconds: 10, waitsFor: '4 CLI runs' },
   'test/hardening/key-redaction.test.ts': { seconds: 10, waitsFor: '5 CLI runs' },
