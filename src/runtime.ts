@@ -23,6 +23,7 @@ import type { ThinkingSetting } from './providers/thinking.ts';
 import { warmUpFirstRequest } from './providers/warm-up.ts';
 import { SessionCheckpoints } from './checkpoints/session-checkpoints.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
+import { saveToolOutput } from './session/tool-output-file.ts';
 import { createTools } from './tools/index.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
 import { describeEdit, type EditFileInput } from './tools/files/edit-file.ts';
@@ -85,6 +86,11 @@ export interface Runtime {
   contextShare(): number;
   /** Estimated tokens of the history alone. */
   historyTokens(): number;
+  /**
+   * Keeps a tool call's whole output (too long for the screen) in the session's folder, redacted
+   * like the transcript; resolves with its path, rejects with a one-line Error.
+   */
+  saveToolOutput?(call: { toolName: string; toolCallId: string }, text: string): Promise<string>;
   /** Saves and closes the transcript. */
   close(): void;
 }
@@ -332,6 +338,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     },
     listModels: (signal) => listServerModels(config, signal),
     runTurn: (text, signal, approval, request = {}) => redactTurn(turn(text, signal, approval, request), secrets),
+    saveToolOutput: (call, text) => saveToolOutput({ home: config.home, sessionId: session.id, ...call, text, secrets }),
     compact,
     describeCall: async (request) => {
       switch (request.toolName) {

@@ -14,6 +14,7 @@ import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { ReplState } from './repl-state.ts';
 import { nextApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
 import { modeFooter, modeTag, promptFor } from './mode-display.ts';
+import { promptOutputToggle } from './tool-output/prompt-toggle.ts';
 
 export interface ReplOptions {
   config: Config;
@@ -144,6 +145,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
         mode = nextApprovalMode(mode);
         return { prompt: promptFor(mode), footer: modeFooter(mode, planned) };
       },
+      onToggleOutput: promptOutputToggle(() => state?.lastToolCalls ?? [], colour, output),
     });
     // The SDK loads while the user types: nothing heavy happens before the prompt is drawn.
     runtimePromise ??= options.loadRuntime();
@@ -196,8 +198,15 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     });
     // The terminal renderer (and through it the markdown and highlighting libraries) loads on the first turn, not before the prompt.
     const live = output.isTTY
-      ? new (await import('./terminal-renderer.ts')).TerminalRenderer(output, { thinking: () => current.thinking, statusTag: () => modeTag(mode) })
+      ? new (await import('./terminal-renderer.ts')).TerminalRenderer(output, {
+          thinking: () => current.thinking,
+          statusTag: () => modeTag(mode),
+          expandable: reader.onToggleOutput !== undefined,
+          earlierCalls: current.lastToolCalls,
+          saveOutput: current.runtime.saveToolOutput && ((record, text) => current.runtime.saveToolOutput!(record, text)),
+        })
       : undefined;
+    const stopToggling = reader.onToggleOutput?.(() => live?.toggleExpanded());
     const renderer = live ?? new EventRenderer(output, output);
     const toolCalls = live?.toolCalls ?? new ToolCallLog();
     current.lastToolCalls = toolCalls.records;
@@ -221,6 +230,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     } finally {
       live?.close();
       unsubscribe();
+      stopToggling?.();
       turnController = undefined;
     }
     if (quit) return 130;

@@ -26,6 +26,7 @@ const KEYS: readonly (readonly [string, string])[] = [
   ['Tab', 'complete a /command or an @path'],
   ['Esc Esc', 'at an empty prompt: /rewind'],
   ['Shift+Tab', 'switch the mode: ask → auto-edit → plan'],
+  ['Ctrl-O', 'show the last tool result whole (again: hide it); /last prints them all'],
   ['@path', 'attach a workspace file to the message'],
   ['typing during an answer', 'sent as the next message when the answer ends'],
 ];

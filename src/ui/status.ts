@@ -6,7 +6,7 @@ import type { Output } from './render.ts';
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const TICK_MS = 100;
 /** A running tool's output shown under the status line: its last few lines. */
-const PROGRESS_LINES = 4;
+export const PROGRESS_LINES = 4;
 
 /**
  * The live bottom of the terminal while a turn runs: the block of the answer still being
@@ -18,6 +18,7 @@ export class LiveStatus {
   private readonly area: LiveArea;
   private label: string | undefined;
   private startedAt = 0;
+  private above: string[] = [];
   private pending: string[] = [];
   private progress: string[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -61,6 +62,12 @@ export class LiveStatus {
     this.draw();
   }
 
+  /** Rows shown first, above the pending block (an expanded tool result, Ctrl+O); none hides them. */
+  setAbove(rows: readonly string[]): void {
+    this.above = [...rows];
+    this.draw();
+  }
+
   /** A running tool's latest output (sanitised by the caller): its last lines, under the status line. */
   addProgress(text: string): void {
     const lines = [...this.progress, ...text.split('\n')].filter((line) => line.trim() !== '');
@@ -81,6 +88,7 @@ export class LiveStatus {
 
   /** Erases everything live and stops the clock: before a prompt, at the end of a turn. */
   close(): void {
+    this.above = [];
     this.pending = [];
     this.stop();
     this.area.clear();
@@ -91,7 +99,7 @@ export class LiveStatus {
   }
 
   private draw(): void {
-    const lines = [...this.pending];
+    const lines = [...this.above, ...this.pending];
     if (this.label !== undefined) {
       const seconds = Math.floor((this.now() - this.startedAt) / 1000);
       const spinner = this.colour.cyan(SPINNER[this.frame]);

@@ -25,7 +25,8 @@ export type KeyName =
   | 'end-of-input'
   | 'kill-before'
   | 'kill-after'
-  | 'clear-screen';
+  | 'clear-screen'
+  | 'toggle-output';
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -44,6 +45,7 @@ const CONTROL_KEYS: Record<string, KeyName> = {
   '\x0c': 'clear-screen', // Ctrl-L
   '\r': 'return',
   '\x0e': 'down', // Ctrl-N
+  '\x0f': 'toggle-output', // Ctrl-O: expand the last tool result, or collapse it
   '\x10': 'up', // Ctrl-P
   '\x15': 'kill-before', // Ctrl-U
   '\x17': 'delete-word-before', // Ctrl-W

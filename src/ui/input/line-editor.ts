@@ -30,6 +30,9 @@ interface ActiveRead {
   /** A dimmed row under the message (the mode), gone once it is sent. */
   footer?: string;
   onShiftTab?: ReadOptions['onShiftTab'];
+  onToggleOutput?: ReadOptions['onToggleOutput'];
+  /** Rows shown above the prompt (an expanded tool result), redrawn and erased with it. */
+  above?: readonly string[];
   resolve: (result: ReadResult) => void;
 }
 
@@ -54,6 +57,7 @@ export class LineEditor implements LineReader {
   private readonly pastes = new PastePlaceholders();
   private readonly queue: ReadResult[] = [];
   private readonly interruptListeners = new Set<() => void>();
+  private readonly toggleOutputListeners = new Set<() => void>();
   private readonly restore: () => void;
   private readonly now: () => number;
   private readonly dim: (text: string) => string;
@@ -95,6 +99,12 @@ export class LineEditor implements LineReader {
     return () => this.interruptListeners.delete(handler);
   }
 
+  /** Ctrl+O while no message is being typed (a turn runs). Returns the unsubscribe. */
+  onToggleOutput(handler: () => void): () => void {
+    this.toggleOutputListeners.add(handler);
+    return () => this.toggleOutputListeners.delete(handler);
+  }
+
   read(prompt: string, options: ReadOptions = {}): Promise<ReadResult> {
     const message = options.remember !== false;
     if (message) {
@@ -112,7 +122,12 @@ export class LineEditor implements LineReader {
     }
     if (this.closed) return Promise.resolve({ kind: 'eof' });
     return new Promise((resolve) => {
-      this.active = { prompt, message, resolve, ...(message && { footer: options.footer, onShiftTab: options.onShiftTab }) };
+      this.active = {
+        prompt,
+        message,
+        resolve,
+        ...(message && { footer: options.footer, onShiftTab: options.onShiftTab, onToggleOutput: options.onToggleOutput }),
+      };
       this.area.reset();
       this.draw();
     });
@@ -167,6 +182,10 @@ export class LineEditor implements LineReader {
   private typeAhead(key: Key): void {
     if (key.kind === 'key' && (key.name === 'interrupt' || key.name === 'escape')) {
       for (const listener of [...this.interruptListeners]) listener();
+      return;
+    }
+    if (key.kind === 'key' && key.name === 'toggle-output') {
+      for (const listener of [...this.toggleOutputListeners]) listener();
       return;
     }
     if (key.kind === 'key' && key.name === 'return') {
@@ -225,6 +244,9 @@ export class LineEditor implements LineReader {
           break;
         case 'tab':
           this.completeAtCursor(read);
+          break;
+        case 'toggle-output':
+          if (read.onToggleOutput) read.above = read.onToggleOutput();
           break;
         case 'shift-tab':
           if (read.onShiftTab) {
@@ -411,7 +433,7 @@ export class LineEditor implements LineReader {
         ? [...this.hints]
         : completer.suggest(this.buffer.text, this.buffer.cursor).map((suggestion) => this.area.suggestionRow(suggestion));
     if (read.footer && !this.finishing) below.push(this.dim(sanitizeLine(read.footer)));
-    this.area.draw({ ...this.content(read), below });
+    this.area.draw({ ...this.content(read), above: read.above, below });
   }
 
   private drawChoice(choosing: ActiveChoice): void {

@@ -15,6 +15,8 @@ export interface ReadOptions {
   footer?: string;
   /** Shift+Tab at the message prompt: called, and the prompt and footer it returns replace the shown ones. */
   onShiftTab?: () => { prompt: string; footer?: string };
+  /** Ctrl+O at the message prompt: the rows it returns are shown above the prompt, in place of any shown (none: hidden). */
+  onToggleOutput?: () => readonly string[];
 }
 
 export interface LineReader {
@@ -33,5 +35,7 @@ export interface LineReader {
    * terminal; without it the caller listens for SIGINT. Returns the unsubscribe.
    */
   onInterrupt?(handler: () => void): () => void;
+  /** Ctrl+O pressed while nothing is being read (a turn runs). Returns the unsubscribe. */
+  onToggleOutput?(handler: () => void): () => void;
   close(): void;
 }
