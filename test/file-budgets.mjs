@@ -31,6 +31,7 @@ export const SPAWNING_FILES = {
   'test/cli/print-output.test.ts': { seconds: 10, waitsFor: '2 CLI runs' },
   'test/cli/repl.test.ts': { seconds: 10, waitsFor: 'one piped REPL run shared by 6 tests' },
   'test/cli/interrupt-pty.test.ts': { seconds: 10, waitsFor: 'one terminal session interrupted mid-turn' },
+  'test/cli/tool-output-tmux.test.ts': { seconds: 15, waitsFor: 'one tmux session of four turns: a search, a 300-line command, a command stopped with Esc after ~1 s' },
   'test/cli/line-editor-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session' },
   'test/hardening/pipes.test.ts': { seconds: 10, waitsFor: '2 CLI runs into pipes' },
   'test/hardening/tool-input.test.ts': { seconds: 10, waitsFor: '2 CLI runs' },

@@ -158,9 +158,9 @@ export class TerminalRenderer {
         this.ended = true;
         await this.settle();
         this.status.close();
-        // A call the stopped turn never settled (one running while another asked) ends on screen too, with what it showed.
+        // A command the stopped turn never settled (running while another call asked) ends on screen too, with what it showed.
         if (event.stopReason === 'aborted' || event.stopReason === 'timeout') {
-          for (const record of this.toolCalls.running) {
+          for (const record of this.toolCalls.running.filter((running) => running.progress !== undefined)) {
             this.toolCalls.stop(record, event.stopReason === 'aborted' ? 'interrupted' : 'timed-out');
             this.printLines(finishedCallLines(record, this.colour, this.width()), 'activity');
           }
@@ -193,8 +193,8 @@ export class TerminalRenderer {
       this.expanded = false;
       return;
     }
-    // The live rows must fit the screen with the answer still being written and a command's lines under the status.
-    const room = Math.max(4, expandRoom(this.rows()) - PENDING_ROWS - PROGRESS_LINES);
+    // The live rows must fit the screen with the status line and a command's lines under it (the top gives way to an answer being written).
+    const room = Math.max(4, expandRoom(this.rows()) - 1 - PROGRESS_LINES);
     this.status.setAbove(expandedRows(record, this.colour, this.width(), room));
   }
 

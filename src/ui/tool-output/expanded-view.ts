@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import { wrapStyled } from '../display-width.ts';
+import { cutToWidth, wrapStyled } from '../display-width.ts';
 import { formatCall } from '../render.ts';
 import { sanitizeLine } from '../sanitize.ts';
 import { outputText, type ToolCallRecord } from '../tool-calls.ts';
@@ -33,7 +33,8 @@ export function isTooLongToShow(record: ToolCallRecord, width: number, maxRows: 
  */
 export function expandedRows(record: ToolCallRecord, colour: ChalkInstance, width: number, maxRows: number): string[] {
   const lines = wrappedLines(record, width - 2);
-  const heading = colour.dim(`⎿ ${formatCall(record.toolName, record.input)} · ${countLines(lines.length)} · ctrl+o to collapse`);
+  const about = ` · ${countLines(lines.length)} · ctrl+o to collapse`;
+  const heading = colour.dim(`⎿ ${cutToWidth(formatCall(record.toolName, record.input), width - 2 - about.length)}${about}`);
   const rows = [heading];
   const total = lines.reduce((sum, line) => sum + line.length, 0);
   if (total + 1 <= maxRows) {
