@@ -66,7 +66,7 @@ test('tool output in a terminal: search matches inline, Ctrl+O to expand and col
     const screen = await terminal.screen();
     assert.match(screen, /│ row 300\n {2}│ the key is \[redacted\]\n {2}⎿ exit code 0 \(\+297 lines, ctrl\+o to expand\)\n {4}full output: /);
     const path = /full output: (\S+?\.txt)/.exec(terminal.output.replace(/\r?\n/g, ''))?.[1];
-    assert.ok(path?.includes(join('.sylvan-home', 'sessions')) && path.includes('tool-output'), `a file in the session folder: ${path}`);
+    assert.ok(path !== undefined && path.includes(join('.sylvan-home', 'sessions')) && path.includes('tool-output'), `a file in the session folder: ${path}`);
     const saved = readFileSync(path, 'utf8');
     assert.equal(saved, toolResultText(server.requests.at(-1)!, 'call_long'), 'the file holds the result the model read');
     assert.match(saved, /^exit code 0 \([\d.]+ s\)\nstdout:\nrow 1\nrow 2\n[\s\S]*\nrow 300\nthe key is \[redacted\]$/);
