@@ -257,7 +257,13 @@ describe('agentLoop', () => {
       execute: (_input, { abortSignal }) =>
         new Promise<string>((_resolve, reject) => abortSignal?.addEventListener('abort', () => reject(new Error('stopped')), { once: true })),
     });
-    const fails = tool({ description: 'fails', inputSchema: z.object({}), execute: async () => Promise.reject(new Error('no such thing')) });
+    const fails = tool({
+      description: 'fails',
+      inputSchema: z.object({}),
+      execute: async (): Promise<string> => {
+        throw new Error('no such thing');
+      },
+    });
     const tools = { wait: waitsForItsSignal, fail: fails };
     const errorsOf = (events: AgentEvent[]) => events.flatMap((event) => (event.type === 'tool-error' ? [[event.toolName, event.stopped] as const] : []));
 
