@@ -90,6 +90,7 @@ export class TerminalRenderer {
   /** Hides the live rows while the user is asked something (an approval); nothing draws them until `resume`. */
   suspend(): void {
     this.asking = true;
+    this.expanded = false;
     this.status.close();
   }
 

@@ -48,7 +48,7 @@ interface ActiveChoice {
  * The terminal line editor. It holds the terminal in raw mode from creation to close, so keys typed
  * while a turn runs are never echoed into the answer: they are edited invisibly and each line sent
  * with Enter waits as the next message (Ctrl-D then ends the session after the turn). Ctrl-C and
- * Esc while a turn runs reach `onInterrupt` listeners.
+ * Esc while a turn runs reach `onInterrupt` listeners, Ctrl+O `onToggleOutput` listeners.
  */
 export class LineEditor implements LineReader {
   readonly interactive = true;
