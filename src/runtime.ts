@@ -25,6 +25,7 @@ import { warmUpFirstRequest } from './providers/warm-up.ts';
 import { SessionCheckpoints } from './checkpoints/session-checkpoints.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
 import { readGitBranch } from './session/git-branch.ts';
+import { saveToolOutput } from './session/tool-output-file.ts';
 import { createTools } from './tools/index.ts';
 import { TodoList, type TodoItem } from './tools/todo/todo-list.ts';
 import { userContent, withoutImages } from './agent/image-parts.ts';
@@ -103,6 +104,11 @@ export interface Runtime {
   contextShare(): number;
   /** Estimated tokens of the history alone. */
   historyTokens(): number;
+  /**
+   * Keeps a tool call's whole output (too long for the screen) in the session's folder, redacted
+   * like the transcript; resolves with its path, rejects with a one-line Error.
+   */
+  saveToolOutput?(call: { toolName: string; toolCallId: string }, text: string): Promise<string>;
   /** Saves and closes the transcript. */
   close(): void;
 }
@@ -399,6 +405,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       return { ok: false, message: redactSecrets(error instanceof Error ? error.message : String(error), secrets) };
     },
     redact: (text) => redactSecrets(text, secrets),
+    saveToolOutput: (call, text) => saveToolOutput({ home: config.home, sessionId: session.id, ...call, text, secrets }),
     compact,
     describeCall: async (request) => {
       switch (request.toolName) {

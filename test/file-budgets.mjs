@@ -35,6 +35,7 @@ export const SPAWNING_FILES = {
   'test/cli/repl.test.ts': { seconds: 10, waitsFor: 'one piped REPL run shared by 6 tests' },
   'test/cli/interrupt-pty.test.ts': { seconds: 10, waitsFor: 'one terminal session interrupted mid-turn' },
   'test/cli/todo-tmux.test.ts': { seconds: 15, waitsFor: 'one tmux session (a turn held open while its checklist is read) and one piped --resume run' },
+  'test/cli/tool-output-tmux.test.ts': { seconds: 15, waitsFor: 'one tmux session of four turns: a search, a 300-line command, a command stopped with Esc after ~1 s' },
   'test/cli/line-editor-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session' },
   'test/cli/resume-tmux.test.ts': { seconds: 20, waitsFor: 'two tmux sessions against a loopback DashScope: three turns cut by Esc, then the picker, the resumed transcript, Ctrl-R, Ctrl-G and /resume' },
   'test/cli/live-input-tmux.test.ts': { seconds: 15, waitsFor: 'two tmux sessions (120 and 60 columns), one waits for a 1 s retry-after' },

@@ -47,7 +47,13 @@ export async function* approvalRound(
       outcome.results.push(resultPart(call, await modelOutputOf(options.tools[call.toolName], call, executed)));
       yield executed.ok
         ? { type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: executed.output }
-        : { type: 'tool-error', toolCallId: call.toolCallId, toolName: call.toolName, error: readableToolError(executed.error) };
+        : {
+            type: 'tool-error',
+            toolCallId: call.toolCallId,
+            toolName: call.toolName,
+            error: readableToolError(executed.error),
+            ...(executed.stopped && { stopped: executed.stopped }),
+          };
     }
   }
 

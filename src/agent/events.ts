@@ -35,13 +35,17 @@ export type RetryReason = 'rate-limited' | 'server-error' | 'network';
 /** What a retry event says, as the model's fetch reports it. */
 export type RetryNotice = Omit<Extract<AgentEvent, { type: 'retry' }>, 'type'>;
 
+/** What ended a tool call that did not finish by itself. */
+export type ToolStop = 'interrupted' | 'timed-out';
+
 export type AgentEvent =
   | { type: 'step-start'; step: number }
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
   | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
   | { type: 'tool-result'; toolCallId: string; toolName: string; output: unknown }
-  | { type: 'tool-error'; toolCallId: string; toolName: string; error: string }
+  /** `stopped`: the call did not end by itself; the user's interrupt or the loop's per-tool timeout ended it. */
+  | { type: 'tool-error'; toolCallId: string; toolName: string; error: string; stopped?: ToolStop }
   | { type: 'tool-denied'; toolCallId: string; toolName: string; reason?: string }
   /** Live output of a running tool (a command's latest lines), for the user's eyes only: the model reads the result. */
   | { type: 'tool-progress'; toolCallId: string; toolName: string; text: string }

@@ -1,9 +1,10 @@
 import type { ModelMessage, Tool } from 'ai';
+import type { ToolStop } from './events.ts';
 
 /** What the history keeps as a tool's answer (the `output` of a tool-result part). */
 export type ToolResultOutput = Extract<Extract<ModelMessage, { role: 'tool' }>['content'][number], { type: 'tool-result' }>['output'];
 
-export type ExecutionOutcome = { ok: true; output: unknown } | { ok: false; error: unknown };
+export type ExecutionOutcome = { ok: true; output: unknown } | { ok: false; error: unknown; stopped?: ToolStop };
 
 /** Thrown into a tool's signal when its time is up; `withTimeoutMessages` turns it into words for the model. */
 const timeoutReason = (ms: number) => new DOMException(`The tool did not finish within ${ms} ms.`, 'TimeoutError');
@@ -11,7 +12,8 @@ const timeoutReason = (ms: number) => new DOMException(`The tool did not finish 
 /**
  * Runs one tool call: its `execute` with a signal that aborts on the user's interrupt or after
  * `timeoutMs`, taking the last value of a tool that streams. Never throws: a tool's error (the
- * words it wrote for the model) comes back as `{ ok: false }`.
+ * words it wrote for the model) comes back as `{ ok: false }`, with `stopped` when the interrupt or
+ * the timeout ended it.
  */
 export async function executeToolCall(
   tool: Tool,
@@ -39,7 +41,9 @@ export async function executeToolCall(
     }
     return { ok: true, output: await value };
   } catch (error) {
-    return { ok: false, error };
+    // The signals say whether the call failed by itself or was ended: the screen words the two apart.
+    const stopped: ToolStop | undefined = options.signal.aborted ? 'interrupted' : controller.signal.aborted ? 'timed-out' : undefined;
+    return stopped ? { ok: false, error, stopped } : { ok: false, error };
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener('abort', onAbort);

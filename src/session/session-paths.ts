@@ -35,3 +35,9 @@ export function sessionPath(home: string, id: string): string {
   assertValidSessionId(id);
   return join(sessionsDirectory(home), `${id}.jsonl`);
 }
+
+/** `$SYLVAN_HOME/sessions/<id>/`: what a session keeps beside its transcript (long tool outputs); throws on an invalid id. */
+export function sessionFolder(home: string, id: string): string {
+  assertValidSessionId(id);
+  return join(sessionsDirectory(home), id);
+}

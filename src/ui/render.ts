@@ -104,9 +104,12 @@ export class EventRenderer {
       case 'tool-result':
         this.activityLine(dim(`  ⎿ ${summariseResult(event.output, this.width() - 6)}`));
         break;
-      case 'tool-error':
-        this.activityLine(this.activityColour.red(`  ⎿ ✗ ${oneLine(event.error, this.width() - 8)}`));
+      case 'tool-error': {
+        // A call that was ended says so in the user's words, not in the words its error wrote for the model.
+        const why = event.stopped === 'interrupted' ? 'interrupted' : event.stopped === 'timed-out' ? 'timed out' : event.error;
+        this.activityLine(this.activityColour.red(`  ⎿ ✗ ${oneLine(why, this.width() - 8)}`));
         break;
+      }
       case 'tool-denied':
         this.activityLine(this.activityColour.yellow(`  ⎿ denied${event.reason ? `: ${oneLine(event.reason, this.width() - 14)}` : ''}`));
         break;

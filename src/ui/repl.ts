@@ -16,6 +16,7 @@ import { nextApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
 import { modeFooter, modeTag, promptFor } from './mode-display.ts';
 import type { LoadedCommands } from '../commands/custom-command.ts';
 import { gitBranch } from './git-branch.ts';
+import { promptOutputToggle } from './tool-output/prompt-toggle.ts';
 
 export interface ReplOptions {
   config: Config;
@@ -155,6 +156,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
         mode = nextApprovalMode(mode);
         return { prompt: promptFor(mode), footer: footer() };
       },
+      onToggleOutput: promptOutputToggle(() => state?.lastToolCalls ?? [], colour, output),
     });
     // The SDK loads while the user types: nothing heavy happens before the prompt is drawn.
     runtimePromise ??= options.loadRuntime();
@@ -214,8 +216,12 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
           thinking: () => current.thinking,
           statusTag: () => modeTag(mode),
           typeAhead: reader.typeAhead,
+          expandable: reader.onToggleOutput !== undefined,
+          earlierCalls: current.lastToolCalls,
+          saveOutput: current.runtime.saveToolOutput && ((record, text) => current.runtime.saveToolOutput!(record, text)),
         })
       : undefined;
+    const stopToggling = reader.onToggleOutput?.(() => live?.toggleExpanded());
     const renderer = live ?? new EventRenderer(output, output);
     const toolCalls = live?.toolCalls ?? new ToolCallLog();
     current.lastToolCalls = toolCalls.records;
@@ -242,6 +248,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     } finally {
       live?.close();
       unsubscribe();
+      stopToggling?.();
       turnController = undefined;
     }
     if (quit) return 130;

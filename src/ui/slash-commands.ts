@@ -37,6 +37,7 @@ const KEYS: readonly (readonly [string, string])[] = [
   ['Tab', 'complete a /command or an @path'],
   ['Esc Esc', 'at an empty prompt: /rewind'],
   ['Shift+Tab', 'switch the mode: ask → auto-edit → plan'],
+  ['Ctrl-O', 'show the last tool result whole (again: hide it); /last prints them all'],
   ['@path', 'attach a workspace file (or a picture, for a model that sees images) to the message'],
   ['typing during an answer', 'shown under it; Enter queues it as the next message, Esc/Ctrl-C gives it back'],
 ];

@@ -7,7 +7,7 @@ import type { Output } from './render.ts';
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const TICK_MS = 100;
 /** A running tool's output shown under the status line: its last few lines. */
-const PROGRESS_LINES = 4;
+export const PROGRESS_LINES = 4;
 
 /**
  * The live bottom of the terminal while a turn runs: the block of the answer still being
@@ -20,6 +20,7 @@ export class LiveStatus {
   private readonly area: LiveArea;
   private label: string | undefined;
   private startedAt = 0;
+  private above: string[] = [];
   private pending: string[] = [];
   private progress: string[] = [];
   private checklist: string[] = [];
@@ -83,6 +84,12 @@ export class LiveStatus {
     this.draw();
   }
 
+  /** Rows shown first, above the pending block (an expanded tool result, Ctrl+O); none hides them. */
+  setAbove(rows: readonly string[]): void {
+    this.above = [...rows];
+    this.draw();
+  }
+
   /** A running tool's latest output (sanitised by the caller): its last lines, under the status line. */
   addProgress(text: string): void {
     const lines = [...this.progress, ...text.split('\n')].filter((line) => line.trim() !== '');
@@ -105,6 +112,7 @@ export class LiveStatus {
   close(): void {
     this.unwatch?.();
     this.unwatch = undefined;
+    this.above = [];
     this.pending = [];
     this.checklist = [];
     this.stop();
@@ -134,7 +142,7 @@ export class LiveStatus {
   }
 
   private draw(): void {
-    const lines = [...this.pending, ...this.checklist];
+    const lines = [...this.above, ...this.pending, ...this.checklist];
     const width = liveWidth(this.output);
     if (this.label !== undefined) {
       const spinner = this.colour.cyan(SPINNER[this.frame]);

@@ -9,8 +9,10 @@ import { chalkFor, formatCall, type Output } from './render.ts';
 import { retryLine } from './retry-line.ts';
 import { sanitize } from './sanitize.ts';
 import { liveWidth } from './live-area.ts';
-import { LiveStatus } from './status.ts';
-import { finishedCallLines, formatDuration, ToolCallLog } from './tool-calls.ts';
+import { LiveStatus, PROGRESS_LINES } from './status.ts';
+import { formatDuration, outputText, ToolCallLog, type ToolCallRecord } from './tool-calls.ts';
+import { finishedCallLines } from './tool-output/collapsed-view.ts';
+import { expandedRows, expandRoom, isTooLongToShow } from './tool-output/expanded-view.ts';
 import { checklistRows, collapsedChecklist, LIVE_CHECKLIST_ROWS } from './todo-view.ts';
 import type { TodoItem } from '../tools/todo/todo-list.ts';
 
@@ -25,6 +27,12 @@ export interface TerminalRendererOptions {
   typeAhead?: TypeAhead;
   now?: () => number;
   environment?: NodeJS.ProcessEnv;
+  /** Ctrl+O can expand a result: a collapsed one says how many lines it hides and that the key shows them. */
+  expandable?: boolean;
+  /** The calls of the turn before: Ctrl+O shows the last of them until a call of this turn has finished. */
+  earlierCalls?: readonly ToolCallRecord[];
+  /** Keeps the whole output of a call too long for the screen; resolves with the file's path. */
+  saveOutput?: (record: ToolCallRecord, text: string) => Promise<string>;
 }
 
 const WAITING = 'Waiting for the model…';
@@ -58,9 +66,14 @@ export class TerminalRenderer {
   private ended = false;
   /** An approval question is on screen: a spinner must not draw over it. */
   private asking = false;
+  /** Ctrl+O during the turn: the latest finished result is shown whole above the status line. */
+  private expanded = false;
   private readonly cutOff = new CutOffWatch();
   /** The todo list the model wrote this turn: live above the status line, one line when the turn ends. */
   private todo: readonly TodoItem[] | undefined;
+  private readonly expandable: boolean;
+  private readonly saveOutput: TerminalRendererOptions['saveOutput'];
+  private readonly earlierCalls: readonly ToolCallRecord[];
 
   constructor(
     private readonly output: Output,
@@ -72,6 +85,9 @@ export class TerminalRenderer {
     this.hyperlinks = supportsHyperlinks(options.environment);
     this.status = new LiveStatus(output, this.colour, this.now, options.statusTag, options.typeAhead);
     this.toolCalls = new ToolCallLog(this.now);
+    this.expandable = options.expandable ?? false;
+    this.saveOutput = options.saveOutput;
+    this.earlierCalls = options.earlierCalls ?? [];
   }
 
   /** The turn has been sent: show that we are waiting for the first token. */
@@ -82,6 +98,7 @@ export class TerminalRenderer {
   /** Hides the live rows while the user is asked something (an approval); nothing draws them until `resume`. */
   suspend(): void {
     this.asking = true;
+    this.expanded = false;
     this.status.close();
   }
 
@@ -118,9 +135,14 @@ export class TerminalRenderer {
         this.toolCalls.start(event);
         this.showStatus(this.runningLabel());
         return;
-      case 'tool-progress':
-        this.status.addProgress(progressLines(event.text));
+      case 'tool-progress': {
+        const lines = progressLines(event.text);
+        this.status.addProgress(lines);
+        // What the user saw last stays on screen if the call is stopped.
+        const record = this.toolCalls.get(event.toolCallId);
+        if (record) record.progress = lines.split('\n').filter((line) => line.trim() !== '').slice(-PROGRESS_LINES);
         return;
+      }
       case 'retry':
         // The request is sent again after a wait: the status line counts it down, then waits for the model again.
         if (!this.ended && !this.asking) {
@@ -136,7 +158,10 @@ export class TerminalRenderer {
       case 'tool-denied': {
         await this.settle();
         const record = this.toolCalls.finish(event);
-        this.printLines(finishedCallLines(record, this.colour, this.width()), 'activity');
+        const unsaved = await this.keepLongOutput(record);
+        this.printLines(finishedCallLines(record, this.colour, this.width(), { expandable: this.expandable }), 'activity');
+        if (unsaved) this.printLines([this.colour.dim(`    ${unsaved}`)], 'activity');
+        if (this.expanded) this.showExpanded();
         this.showStatus(this.toolCalls.running.length > 0 ? this.runningLabel() : WAITING);
         return;
       }
@@ -154,6 +179,13 @@ export class TerminalRenderer {
         await this.settle();
         this.status.close();
         if (this.todo && this.todo.length > 0) this.printLines([this.colour.dim(collapsedChecklist(this.todo))], 'activity');
+        // A command the stopped turn never settled (running while another call asked) ends on screen too, with what it showed.
+        if (event.stopReason === 'aborted' || event.stopReason === 'timeout') {
+          for (const record of this.toolCalls.running.filter((running) => running.progress !== undefined)) {
+            this.toolCalls.stop(record, event.stopReason === 'aborted' ? 'interrupted' : 'timed-out');
+            this.printLines(finishedCallLines(record, this.colour, this.width()), 'activity');
+          }
+        }
         if (event.stopReason !== 'completed' && event.message) {
           const colour = event.stopReason === 'error' ? this.colour.red : this.colour.yellow;
           this.printLines([colour(`${event.stopReason === 'error' ? '✗' : '■'} ${sanitize(event.message)}`)], 'activity');
@@ -161,6 +193,40 @@ export class TerminalRenderer {
         return;
       default:
         return;
+    }
+  }
+
+  /**
+   * Ctrl+O during the turn: shows the latest finished result (of this turn, else of the one before)
+   * whole above the status line, or hides it again. Nothing happens once the turn is over.
+   */
+  toggleExpanded(): void {
+    if (this.ended) return;
+    this.expanded = !this.expanded;
+    if (this.expanded) this.showExpanded();
+    else this.status.setAbove([]);
+  }
+
+  private showExpanded(): void {
+    const finished = (candidate: ToolCallRecord) => candidate.outcome !== undefined;
+    const record = this.toolCalls.records.findLast(finished) ?? this.earlierCalls.findLast(finished);
+    if (!record) {
+      this.expanded = false;
+      return;
+    }
+    // The live rows must fit the screen with the status line and a command's lines under it (the top gives way to an answer being written).
+    const room = Math.max(4, expandRoom(this.rows()) - 1 - PROGRESS_LINES);
+    this.status.setAbove(expandedRows(record, this.colour, this.width(), room));
+  }
+
+  /** Saves the output of a call too long for the screen (`savedAt`); returns a line to show when that failed. */
+  private async keepLongOutput(record: ToolCallRecord): Promise<string | undefined> {
+    if (!this.saveOutput || record.outcome?.kind !== 'result' || !isTooLongToShow(record, this.width(), expandRoom(this.rows()))) return undefined;
+    try {
+      record.savedAt = await this.saveOutput(record, outputText(record));
+      return undefined;
+    } catch (error) {
+      return `(${sanitize(error instanceof Error ? error.message : String(error))}; /last prints it)`;
     }
   }
 
@@ -279,6 +345,10 @@ export class TerminalRenderer {
 
   private width(): number {
     return Math.min(liveWidth(this.output), 199);
+  }
+
+  private rows(): number | undefined {
+    return (this.output as { rows?: number }).rows;
   }
 }
 

@@ -1,17 +1,21 @@
-import type { ChalkInstance } from 'chalk';
-import type { AgentEvent } from '../agent/events.ts';
-import { formatCall, summariseResult } from './render.ts';
+import type { AgentEvent, ToolStop } from '../agent/events.ts';
+import { formatCall } from './render.ts';
 import { sanitize } from './sanitize.ts';
 
 type Finished = Extract<AgentEvent, { type: 'tool-result' | 'tool-error' | 'tool-denied' }>;
 
-/** One tool call of a turn, as the user saw it; `/last` prints the whole output of these. */
+/** One tool call of a turn, as the user saw it; `/last` and Ctrl+O show the whole output of these. */
 export interface ToolCallRecord {
+  toolCallId: string;
   toolName: string;
   input: unknown;
   startedAt: number;
   endedAt?: number;
-  outcome?: { kind: 'result'; output: unknown } | { kind: 'error'; error: string } | { kind: 'denied'; reason?: string };
+  outcome?: { kind: 'result'; output: unknown } | { kind: 'error'; error: string; stopped?: ToolStop } | { kind: 'denied'; reason?: string };
+  /** The latest lines a running command showed (sanitised for the screen): kept when it is stopped. */
+  progress?: string[];
+  /** Where its whole output was saved, when it was too long for the screen. */
+  savedAt?: string;
 }
 
 /** The tool calls of one turn, in the order they were made, with when each started and ended. */
@@ -22,7 +26,7 @@ export class ToolCallLog {
   constructor(private readonly now: () => number = Date.now) {}
 
   start(event: Extract<AgentEvent, { type: 'tool-call' }>): ToolCallRecord {
-    const record: ToolCallRecord = { toolName: event.toolName, input: event.input, startedAt: this.now() };
+    const record: ToolCallRecord = { toolCallId: event.toolCallId, toolName: event.toolName, input: event.input, startedAt: this.now() };
     this.byId.set(event.toolCallId, record);
     this.records.push(record);
     return record;
@@ -32,9 +36,19 @@ export class ToolCallLog {
     const record = this.byId.get(event.toolCallId) ?? this.start({ type: 'tool-call', toolCallId: event.toolCallId, toolName: event.toolName, input: undefined });
     record.endedAt = this.now();
     if (event.type === 'tool-result') record.outcome = { kind: 'result', output: event.output };
-    else if (event.type === 'tool-error') record.outcome = { kind: 'error', error: event.error };
+    else if (event.type === 'tool-error') record.outcome = { kind: 'error', error: event.error, ...(event.stopped && { stopped: event.stopped }) };
     else record.outcome = { kind: 'denied', reason: event.reason };
     return record;
+  }
+
+  /** A call that never got its result (the turn was stopped around it) ends as `stopped`. */
+  stop(record: ToolCallRecord, stopped: ToolStop): void {
+    record.endedAt = this.now();
+    record.outcome = { kind: 'error', error: stopped === 'interrupted' ? 'interrupted' : 'timed out', stopped };
+  }
+
+  get(toolCallId: string): ToolCallRecord | undefined {
+    return this.byId.get(toolCallId);
   }
 
   /** Calls still running, oldest first. */
@@ -57,20 +71,25 @@ export function formatDuration(milliseconds: number): string {
   return `${Math.floor(seconds / 60)}m ${Math.round(seconds % 60)}s`;
 }
 
+/** `interrupted after 5.0 s`, `timed out after 30.0 s`: how a call that was ended ended. */
+export function stoppedAfter(record: ToolCallRecord, stopped: ToolStop): string {
+  const seconds = ((record.endedAt ?? record.startedAt) - record.startedAt) / 1000;
+  return `${stopped === 'interrupted' ? 'interrupted' : 'timed out'} after ${seconds.toFixed(1)} s`;
+}
+
 /**
- * The two lines of a finished call: `✓ name(args) · 0.3s` and its result, dimmed, on one line. A
- * call redrawn from a saved session has no duration (`timed` false).
+ * The whole output of a call as text, unsanitised: its result (JSON for a value), its error, why it
+ * was denied, or, for a call that was ended, the last lines it showed and how it ended.
  */
-export function finishedCallLines(record: ToolCallRecord, colour: ChalkInstance, width: number, timed = true): string[] {
-  const call = formatCall(record.toolName, record.input);
-  const took = timed ? colour.dim(` · ${formatDuration((record.endedAt ?? record.startedAt) - record.startedAt)}`) : '';
+export function outputText(record: ToolCallRecord): string {
   const outcome = record.outcome;
-  if (outcome?.kind === 'result') {
-    return [`${colour.green('✓')} ${call}${took}`, colour.dim(`  ⎿ ${summariseResult(outcome.output, width - 6)}`)];
+  if (outcome === undefined) return '(no result)';
+  if (outcome.kind === 'result') {
+    return typeof outcome.output === 'string' ? outcome.output : (JSON.stringify(outcome.output, null, 2) ?? String(outcome.output));
   }
-  const why = outcome?.kind === 'error' ? outcome.error : outcome?.reason ? `denied: ${outcome.reason}` : 'denied';
-  const mark = outcome?.kind === 'error' ? colour.red('✗') : colour.yellow('✗');
-  return [`${mark} ${call}${took}`, colour.dim(`  ⎿ ${summariseResult(why, width - 6)}`)];
+  if (outcome.kind === 'denied') return `denied${outcome.reason ? `: ${outcome.reason}` : ''}`;
+  if (outcome.stopped) return [...(record.progress ?? []), stoppedAfter(record, outcome.stopped)].join('\n');
+  return `error: ${outcome.error}`;
 }
 
 /** What `/last` prints: each call of the last turn and its whole output, sanitised. */
@@ -80,18 +99,7 @@ export function fullToolOutput(records: readonly ToolCallRecord[], dim: (text: s
   for (const record of records) {
     const took = record.endedAt === undefined ? 'did not finish' : formatDuration(record.endedAt - record.startedAt);
     lines.push(`${formatCall(record.toolName, record.input)}${dim(` · ${took}`)}`);
-    const outcome = record.outcome;
-    const body =
-      outcome === undefined
-        ? '(no result)'
-        : outcome.kind === 'result'
-          ? typeof outcome.output === 'string'
-            ? outcome.output
-            : (JSON.stringify(outcome.output, null, 2) ?? String(outcome.output))
-          : outcome.kind === 'error'
-            ? `error: ${outcome.error}`
-            : `denied${outcome.reason ? `: ${outcome.reason}` : ''}`;
-    for (const line of sanitize(body).split('\n')) lines.push(`  ${line}`);
+    for (const line of sanitize(outputText(record)).split('\n')) lines.push(`  ${line}`);
   }
   return lines;
 }

@@ -10,7 +10,8 @@ import { MarkdownStream } from './markdown/stream.ts';
 import { PROMPT } from './mode-display.ts';
 import { chalkFor, type Output } from './render.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
-import { finishedCallLines, type ToolCallRecord } from './tool-calls.ts';
+import type { ToolCallRecord } from './tool-calls.ts';
+import { finishedCallLines } from './tool-output/collapsed-view.ts';
 
 /** A resumed session shows this many of its latest turns; a line says how many earlier ones are not shown. */
 export const SHOWN_TURNS = 20;
@@ -56,8 +57,8 @@ export async function transcriptLines(messages: readonly ModelMessage[], options
   const calls = new Map<string, { toolName: string; input: unknown }>();
   const callLines = (result: ToolResult) => {
     const call = calls.get(result.toolCallId) ?? { toolName: result.toolName, input: undefined };
-    const record: ToolCallRecord = { ...call, startedAt: 0, endedAt: 0, outcome: outcomeOf(result.output) };
-    return finishedCallLines(record, colour, options.width, false);
+    const record: ToolCallRecord = { toolCallId: result.toolCallId, ...call, startedAt: 0, endedAt: 0, outcome: outcomeOf(result.output) };
+    return finishedCallLines(record, colour, options.width, { timed: false });
   };
   for (const message of messages.slice(from)) {
     if (message.role === 'user') {

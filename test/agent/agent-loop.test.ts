@@ -270,6 +270,36 @@ describe('agentLoop', () => {
     assert.match(JSON.stringify(saved.at(-1)), /Interrupted: this tool call did not finish/);
   });
 
+  test('a tool error says whether the interrupt or the tool timeout ended the call, or the tool failed by itself', async () => {
+    const waitsForItsSignal = tool({
+      description: 'waits',
+      inputSchema: z.object({}),
+      execute: (_input, { abortSignal }) =>
+        new Promise<string>((_resolve, reject) => abortSignal?.addEventListener('abort', () => reject(new Error('stopped')), { once: true })),
+    });
+    const fails = tool({
+      description: 'fails',
+      inputSchema: z.object({}),
+      execute: async (): Promise<string> => {
+        throw new Error('no such thing');
+      },
+    });
+    const tools = { wait: waitsForItsSignal, fail: fails };
+    const errorsOf = (events: AgentEvent[]) => events.flatMap((event) => (event.type === 'tool-error' ? [[event.toolName, event.stopped] as const] : []));
+
+    const timedOut = await run(scriptedModel([{ calls: [{ name: 'wait', input: {} }, { name: 'fail', input: {} }] }, { text: 'ok' }]), { tools, toolTimeoutMs: 50 });
+    assert.deepEqual(errorsOf(timedOut.events), [['wait', 'timed-out'], ['fail', undefined]]);
+
+    const controller = new AbortController();
+    const events: AgentEvent[] = [];
+    const turn = agentLoop(turnOptions(scriptedModel([{ calls: [{ name: 'wait', input: {} }] }]), { tools, abortSignal: controller.signal, toolTimeoutMs: 60_000 }));
+    for await (const event of turn) {
+      events.push(event);
+      if (event.type === 'tool-call') setTimeout(() => controller.abort(), 20);
+    }
+    assert.deepEqual(errorsOf(events), [['wait', 'interrupted']]);
+  });
+
   test('a denied call reaches the model as a denial and the turn goes on', async () => {
     const model = scriptedModel([{ calls: [{ name: 'write_file', input: { path: 'a.txt', content: 'x' } }] }, { text: 'It was denied.' }]);
     const { events, end, log } = await run(model);

@@ -100,6 +100,13 @@ describe('EventRenderer in the REPL (one stream)', () => {
     assert.equal(text, '  ⎿ ✗ path ../x is outside the workspace; use a path inside it\n');
   });
 
+  test('a call that was ended says how, not what its error told the model', () => {
+    const ended = (stopped: 'interrupted' | 'timed-out') =>
+      renderShared([{ type: 'tool-error', toolCallId: 'c1', toolName: 'run_command', error: 'run_command did not finish within 615 s. Tell the user.', stopped }]);
+    assert.equal(ended('interrupted'), '  ⎿ ✗ interrupted\n');
+    assert.equal(ended('timed-out'), '  ⎿ ✗ timed out\n');
+  });
+
   test('a denied call shows the reason, or just "denied"', () => {
     assert.equal(
       renderShared([{ type: 'tool-denied', toolCallId: 'c1', toolName: 'write_file', reason: 'The user said no.' }]),

@@ -197,3 +197,85 @@ describe('TerminalRenderer: the status line never outlives its turn', { timeout:
     renderer.close();
   });
 });
+
+describe('TerminalRenderer: what a tool showed stays readable', { timeout: 10_000 }, () => {
+  const aborted: AgentEvent = { type: 'turn-end', stopReason: 'aborted', usage: emptyUsage(), steps: 1, message: 'Interrupted.' };
+
+  it('a command stopped by the user keeps the lines it was showing, then how long it ran', async () => {
+    const { terminal, render, advance } = setup();
+    await render(call('c1', 'run_command', { command: 'make' }));
+    await render({ type: 'tool-progress', toolCallId: 'c1', toolName: 'run_command', text: 'tick 1\ntick 2\ntick 3\ntick 4\ntick 5' });
+    advance(5_000);
+    await render({ type: 'tool-error', toolCallId: 'c1', toolName: 'run_command', error: 'This operation was aborted', stopped: 'interrupted' }, aborted);
+    assert.equal(
+      terminal.screen,
+      '✗ run_command(command: "make") · 5.0s\n  │ tick 2\n  │ tick 3\n  │ tick 4\n  │ tick 5\n  ⎿ interrupted after 5.0 s\n■ Interrupted.\n',
+    );
+  });
+
+  it('a call the stopped turn never answered (running while another asked) ends on screen too', async () => {
+    const { terminal, render, advance } = setup();
+    await render(call('c1', 'run_command', { command: 'sleep 9' }));
+    await render({ type: 'tool-progress', toolCallId: 'c1', toolName: 'run_command', text: 'waiting' });
+    advance(2_000);
+    await render(aborted);
+    assert.equal(terminal.screen, '✗ run_command(command: "sleep 9") · 2.0s\n  │ waiting\n  ⎿ interrupted after 2.0 s\n■ Interrupted.\n');
+  });
+
+  it('a result longer than the screen is saved, and its path is shown under it', async () => {
+    const saved: { name: string; text: string }[] = [];
+    const terminal = new FakeTerminal(80, 24);
+    const renderer = new TerminalRenderer(terminal, {
+      environment: { NO_COLOR: '1', TERM: 'xterm' },
+      expandable: true,
+      saveOutput: async (record, text) => {
+        saved.push({ name: record.toolName, text });
+        return `/home/.sylvan/sessions/s1/tool-output/${record.toolName}-${record.toolCallId}.txt`;
+      },
+    });
+    const long = Array.from({ length: 30 }, (_, index) => `row ${index}`).join('\n');
+    await renderer.render(call('c1', 'read_file', { path: 'big.txt' }));
+    await renderer.render({ type: 'tool-result', toolCallId: 'c1', toolName: 'read_file', output: long });
+    await renderer.render(call('c2', 'read_file', { path: 'small.txt' }));
+    await renderer.render({ type: 'tool-result', toolCallId: 'c2', toolName: 'read_file', output: 'one\ntwo' });
+    await renderer.render(turnEnd);
+    assert.deepEqual(saved, [{ name: 'read_file', text: long }], 'only the long one is saved, whole');
+    assert.deepEqual(terminal.screen.split('\n').slice(0, 5), [
+      '✓ read_file(path: "big.txt") · 0.0s',
+      '  ⎿ row 0 (+29 lines, ctrl+o to expand)',
+      '    full output: /home/.sylvan/sessions/s1/tool-output/read_file-c1.txt',
+      '✓ read_file(path: "small.txt") · 0.0s',
+      '  ⎿ one (+1 line, ctrl+o to expand)',
+    ]);
+  });
+
+  it('a result that could not be saved says so in one line', async () => {
+    const terminal = new FakeTerminal(80, 24);
+    const renderer = new TerminalRenderer(terminal, {
+      environment: { NO_COLOR: '1', TERM: 'xterm' },
+      saveOutput: async () => {
+        throw new Error('the full output could not be saved (the disk is full)');
+      },
+    });
+    await renderer.render(call('c1', 'read_file', { path: 'big.txt' }));
+    await renderer.render({ type: 'tool-result', toolCallId: 'c1', toolName: 'read_file', output: 'row\n'.repeat(40) });
+    await renderer.render(turnEnd);
+    assert.equal(terminal.screen.split('\n')[2], '    (the full output could not be saved (the disk is full); /last prints it)');
+  });
+
+  it('Ctrl+O during the turn shows the latest finished result whole above the status line, and hides it again', async () => {
+    const { terminal, renderer, render } = setup();
+    await render(call('c1', 'search_files', { pattern: 'hello' }));
+    const matches = Array.from({ length: 8 }, (_, index) => `f${index}.txt:1: hello`);
+    await render({ type: 'tool-result', toolCallId: 'c1', toolName: 'search_files', output: `8 matches for /hello/ in the workspace:\n${matches.join('\n')}` });
+    await render(call('c2', 'run_command', { command: 'make' }));
+    assert.doesNotMatch(terminal.screen, /f7\.txt/, 'collapsed, the last matches are hidden');
+    renderer.toggleExpanded();
+    const expanded = terminal.screen.split('\n');
+    assert.ok(expanded.includes('  f7.txt:1: hello'), expanded.join('\n'));
+    assert.match(expanded.at(-1) ?? '', /^⠋ run_command\(command: "make"\)/, 'the status line stays last');
+    renderer.toggleExpanded();
+    assert.doesNotMatch(terminal.screen, /f7\.txt/);
+    renderer.close();
+  });
+});

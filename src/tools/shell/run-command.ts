@@ -9,6 +9,7 @@ import { alwaysCovers } from './command-scope.ts';
 import type { CommandSandbox } from '../../sandbox/command-sandbox.ts';
 import type { NetworkGrants } from '../../sandbox/network-grants.ts';
 import { LatestLines } from './latest-lines.ts';
+import { formatCommandResult } from './command-result.ts';
 import { sanitizeLine } from '../../ui/sanitize.ts';
 
 export interface RunCommandInput {
@@ -139,7 +140,7 @@ async function runCommand(
       : ending.code !== null
         ? `exit code ${ending.code} (${seconds} s)`
         : `killed by ${ending.signal ?? 'a signal'} (${seconds} s)`;
-  return formatResult(status, stdout, stderr);
+  return formatCommandResult(status, stdout, stderr);
 }
 
 /** The first of: the shell exits, it cannot start, the timeout, the user's interrupt. */
@@ -169,13 +170,6 @@ function closedWithin(child: ChildProcess, withinMs: number): Promise<void> {
       resolve();
     });
   });
-}
-
-function formatResult(status: string, stdout: BoundedOutput, stderr: BoundedOutput): string {
-  const parts = [status];
-  parts.push(stdout.byteCount === 0 ? 'stdout: (empty)' : `stdout:\n${stdout.text().replace(/\n$/, '')}`);
-  if (stderr.byteCount > 0) parts.push(`stderr:\n${stderr.text().replace(/\n$/, '')}`);
-  return parts.join('\n');
 }
 
 /**

@@ -2,6 +2,7 @@ import { sanitizeLine } from '../sanitize.ts';
 import type { Suggestion } from './completion.ts';
 import { layOut, placeAfterResize, type Display, type Layout } from './layout.ts';
 import { graphemes, graphemeWidth } from './text-width.ts';
+import { displayWidth } from '../display-width.ts';
 
 /** What the area shows: the prompt, the text with its cursor, and rows under it (menus, hints). */
 export interface AreaContent {
@@ -9,6 +10,8 @@ export interface AreaContent {
   text: string;
   cursor: number;
   display: Display;
+  /** Rows above the prompt (an expanded tool result), each cut to the width; part of what is redrawn. */
+  above?: readonly string[];
   below: string[];
 }
 
@@ -19,6 +22,8 @@ export interface AreaContent {
  */
 export class InputArea {
   private drawn: Layout | undefined;
+  /** Columns of each row drawn above the prompt. */
+  private aboveWidths: number[] = [];
   /** Rows between the top of the area and the cursor, when the terminal re-wrapped them. */
   private resizedRow: number | undefined;
 
@@ -39,6 +44,7 @@ export class InputArea {
   reset(): void {
     this.drawn = undefined;
     this.resizedRow = undefined;
+    this.aboveWidths = [];
   }
 
   /** Clears what the last draw wrote and leaves the cursor where the area began; the next draw starts anew. */
@@ -50,20 +56,26 @@ export class InputArea {
 
   /** The terminal changed width: the rows drawn were re-wrapped, so the way back up is counted again. */
   resized(): void {
-    if (this.drawn) this.resizedRow = placeAfterResize(this.drawn, this.columns()).row;
+    if (!this.drawn) return;
+    const columns = this.columns();
+    const aboveRows = this.aboveWidths.reduce((sum, width) => sum + Math.max(1, Math.ceil(width / columns)), 0);
+    this.resizedRow = aboveRows + placeAfterResize(this.drawn, columns).row;
+    this.aboveWidths = [];
   }
 
   draw(content: AreaContent): void {
     const columns = this.columns();
     const layout = this.layout(content);
+    const above = (content.above ?? []).map((row) => fitRow(row, columns - 1));
     const below = content.below.map((row) => fitRow(row, columns - 1));
-    const up = this.resizedRow ?? this.drawn?.cursor.row ?? 0;
+    const up = this.resizedRow ?? (this.drawn ? this.aboveWidths.length + this.drawn.cursor.row : 0);
     let out = `\r${up > 0 ? `\x1b[${up}A` : ''}\x1b[J`;
-    out += [...layout.rows, ...below].join('\r\n');
+    out += [...above, ...layout.rows, ...below].join('\r\n');
     const back = layout.rows.length + below.length - 1 - layout.cursor.row;
     out += `\r${back > 0 ? `\x1b[${back}A` : ''}${layout.cursor.column > 0 ? `\x1b[${layout.cursor.column}C` : ''}`;
     this.output.write(out);
     this.drawn = layout;
+    this.aboveWidths = above.map((row) => displayWidth(row));
     this.resizedRow = undefined;
   }
 

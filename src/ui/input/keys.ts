@@ -28,7 +28,8 @@ export type KeyName =
   | 'clear-screen'
   | 'reverse-search'
   | 'edit-externally'
-  | 'ctrl-x';
+  | 'ctrl-x'
+  | 'toggle-output';
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -48,6 +49,7 @@ const CONTROL_KEYS: Record<string, KeyName> = {
   '\x0c': 'clear-screen', // Ctrl-L
   '\r': 'return',
   '\x0e': 'down', // Ctrl-N
+  '\x0f': 'toggle-output', // Ctrl-O: expand the last tool result, or collapse it
   '\x10': 'up', // Ctrl-P
   '\x12': 'reverse-search', // Ctrl-R
   '\x15': 'kill-before', // Ctrl-U

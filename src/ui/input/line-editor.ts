@@ -36,6 +36,9 @@ interface ActiveRead {
   /** A dimmed row under the message (the mode), gone once it is sent. */
   footer?: string;
   onShiftTab?: ReadOptions['onShiftTab'];
+  onToggleOutput?: ReadOptions['onToggleOutput'];
+  /** Rows shown above the prompt (an expanded tool result), redrawn and erased with it. */
+  above?: readonly string[];
   resolve: (result: ReadResult) => void;
 }
 
@@ -59,7 +62,8 @@ interface ActivePick {
  * while a turn runs are never echoed into the answer: they are edited in the same buffer, shown by
  * whoever draws the live rows (`typeAhead`), and each line sent with Enter waits as the next
  * message (Ctrl-D then ends the session after the turn), or goes back into the input if the turn
- * is stopped. Ctrl-C and Esc while a turn runs reach `onInterrupt` listeners.
+ * is stopped. Ctrl-C and Esc while a turn runs reach `onInterrupt` listeners, Ctrl+O
+ * `onToggleOutput` listeners.
  */
 export class LineEditor implements LineReader {
   readonly interactive = true;
@@ -68,6 +72,7 @@ export class LineEditor implements LineReader {
   private readonly pastes = new PastePlaceholders();
   private readonly queue = new TypeAheadQueue();
   private readonly interruptListeners = new Set<() => void>();
+  private readonly toggleOutputListeners = new Set<() => void>();
   private readonly restore: () => void;
   private readonly now: () => number;
   private readonly dim: (text: string) => string;
@@ -134,6 +139,12 @@ export class LineEditor implements LineReader {
     return () => this.interruptListeners.delete(handler);
   }
 
+  /** Ctrl+O while no message is being typed (a turn runs). Returns the unsubscribe. */
+  onToggleOutput(handler: () => void): () => void {
+    this.toggleOutputListeners.add(handler);
+    return () => this.toggleOutputListeners.delete(handler);
+  }
+
   read(prompt: string, options: ReadOptions = {}): Promise<ReadResult> {
     const message = options.remember !== false;
     if (message) {
@@ -152,7 +163,12 @@ export class LineEditor implements LineReader {
     }
     if (this.closed) return Promise.resolve({ kind: 'eof' });
     return new Promise((resolve) => {
-      this.active = { prompt, message, resolve, ...(message && { footer: options.footer, onShiftTab: options.onShiftTab }) };
+      this.active = {
+        prompt,
+        message,
+        resolve,
+        ...(message && { footer: options.footer, onShiftTab: options.onShiftTab, onToggleOutput: options.onToggleOutput }),
+      };
       this.area.reset();
       this.draw();
     });
@@ -226,6 +242,10 @@ export class LineEditor implements LineReader {
     if (key.kind === 'key' && (key.name === 'interrupt' || key.name === 'escape')) {
       if (key.name === 'interrupt' && this.interruptListeners.size > 0) this.stoppedAt = this.now();
       for (const listener of [...this.interruptListeners]) listener();
+      return;
+    }
+    if (key.kind === 'key' && key.name === 'toggle-output') {
+      for (const listener of [...this.toggleOutputListeners]) listener();
       return;
     }
     if (key.kind === 'key' && key.name === 'return') {
@@ -324,6 +344,9 @@ export class LineEditor implements LineReader {
           break;
         case 'ctrl-x':
           this.ctrlX = read.message;
+          break;
+        case 'toggle-output':
+          if (read.onToggleOutput) read.above = read.onToggleOutput();
           break;
         case 'shift-tab':
           if (read.onShiftTab) {
@@ -599,7 +622,7 @@ export class LineEditor implements LineReader {
         ? [...this.hints]
         : completer.suggest(this.buffer.text, this.buffer.cursor).map((suggestion) => this.area.suggestionRow(suggestion));
     if (read.footer && !this.finishing) below.push(this.dim(sanitizeLine(read.footer)));
-    this.area.draw({ ...this.content(read), below });
+    this.area.draw({ ...this.content(read), above: read.above, below });
   }
 
   private drawChoice(choosing: ActiveChoice): void {

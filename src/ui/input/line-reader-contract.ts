@@ -34,6 +34,8 @@ export interface ReadOptions {
   footer?: string;
   /** Shift+Tab at the message prompt: called, and the prompt and footer it returns replace the shown ones. */
   onShiftTab?: () => { prompt: string; footer?: string };
+  /** Ctrl+O at the message prompt: the rows it returns are shown above the prompt, in place of any shown (none: hidden). */
+  onToggleOutput?: () => readonly string[];
 }
 
 /** What is typed while a turn runs, for the live area to draw under the answer. */
@@ -74,5 +76,7 @@ export interface LineReader {
   onInterrupt?(handler: () => void): () => void;
   /** Readers that hold the terminal: what is typed while a turn runs. */
   readonly typeAhead?: TypeAhead;
+  /** Ctrl+O pressed while nothing is being read (a turn runs). Returns the unsubscribe. */
+  onToggleOutput?(handler: () => void): () => void;
   close(): void;
 }

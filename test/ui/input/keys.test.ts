@@ -24,6 +24,10 @@ describe('KeyDecoder', { timeout: 5_000 }, () => {
     ]);
   });
 
+  test('Ctrl-O is its own key: it expands and collapses the last tool result', () => {
+    assert.deepEqual(decode('ab\x0fc'), [{ kind: 'text', text: 'ab' }, key('toggle-output'), { kind: 'text', text: 'c' }]);
+  });
+
   test('Shift+Tab (CSI Z, back-tab) is its own key, also split across reads', () => {
     assert.deepEqual(decode('\x1b[Z', '\x1b[', 'Z'), [key('shift-tab'), key('shift-tab')]);
   });

@@ -100,3 +100,37 @@ describe('LineEditor: Shift+Tab and the footer at the message prompt', { timeout
     assert.match(last, /plan › hi/);
   });
 });
+
+describe('LineEditor: Ctrl+O shows rows above the prompt and hides them', { timeout: 10_000 }, () => {
+  test('at the message prompt the rows onToggleOutput returns are drawn above the prompt and erased with the next press; what was typed stays', async () => {
+    const { editor, output, type } = start();
+    let shown = false;
+    const read = editor.read('› ', {
+      footer: 'ask mode',
+      onToggleOutput: () => ((shown = !shown) ? ['⎿ run_command · 2 lines', '  first', '  second'] : []),
+    });
+    type('hi');
+    let before = output.written.length;
+    type('\x0f');
+    assert.match(output.written.slice(before), /^\r\x1b\[J⎿ run_command · 2 lines\r\n {2}first\r\n {2}second\r\n› hi\r\nask mode/);
+    before = output.written.length;
+    type('\x0f');
+    // Back up over the three rows above and the prompt row, then the prompt alone.
+    assert.match(output.written.slice(before), /^\r\x1b\[3A\x1b\[J› hi\r\nask mode/);
+    type('\r');
+    assert.deepEqual(await read, { kind: 'line', line: 'hi' });
+  });
+
+  test('while no message is being read (a turn runs), Ctrl+O reaches the onToggleOutput listeners and is not typed', async () => {
+    const { editor, type } = start();
+    let presses = 0;
+    const stop = editor.onToggleOutput(() => presses++);
+    type('\x0f');
+    type('\x0f');
+    stop();
+    type('\x0f');
+    assert.equal(presses, 2);
+    type('next\r');
+    assert.deepEqual(await editor.read('› '), { kind: 'line', line: 'next' });
+  });
+});
