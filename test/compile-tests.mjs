@@ -3,7 +3,8 @@
 // of registering tsx: tsx cost ~0.5 s of CPU in every one of the suite's 100+ processes, and its
 // per-file transform more on top. Types are stripped only; `npm run typecheck` checks them.
 //
-// The compiled tree mirrors the project (`test/cli/x.test.ts` → `.test-build/test/cli/x.test.js`),
+// The compiled tree mirrors the project (`test/cli/x.test.ts` → `.test-build/<pid>/test/cli/x.test.js`,
+// a folder per run, so two runs in one checkout never overwrite each other's files),
 // and every module keeps its source's `import.meta.url`, so paths a test builds from it (fixtures,
 // `bin/sylvan.js`, a source file it spawns through tsx) are the same as when tsx runs it.
 import { existsSync, readdirSync, rmSync } from 'node:fs';
@@ -13,7 +14,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-export const BUILD_FOLDER = '.test-build';
+/** This run's folder; removed when the run ends, and a dead run's folder by the next run. */
+const BUILD_FOLDER = join('.test-build', String(process.pid));
 const outRoot = join(projectRoot, BUILD_FOLDER);
 
 /** Every .ts module (not .d.ts) under `folder`, as absolute paths. */
@@ -52,9 +54,28 @@ const keepModules = {
   },
 };
 
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** Removes the compiled tree of this run. */
+export function removeCompiledTests() {
+  rmSync(outRoot, { recursive: true, force: true });
+}
+
 /** Compiles everything (about half a second); resolves with the number of modules written. */
 export async function compileTests() {
-  if (existsSync(outRoot)) rmSync(outRoot, { recursive: true, force: true });
+  const runs = join(projectRoot, '.test-build');
+  if (existsSync(runs)) {
+    for (const entry of readdirSync(runs)) {
+      if (!/^\d+$/.test(entry) || !isAlive(Number(entry)) || Number(entry) === process.pid) rmSync(join(runs, entry), { recursive: true, force: true });
+    }
+  }
   const entryPoints = [...typeScriptUnder('src'), ...typeScriptUnder('test')];
   await build({
     absWorkingDir: projectRoot,

@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileTests, compiledPath } from './compile-tests.mjs';
+import { compileTests, compiledPath, removeCompiledTests } from './compile-tests.mjs';
 import { SPAWNING_FILES, STARTS_THE_CLI } from './file-budgets.mjs';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -103,4 +103,7 @@ child.on('error', (error) => {
   console.error(`Could not start ${process.execPath}: ${error.message}`);
   process.exit(1);
 });
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on('exit', (code, signal) => {
+  removeCompiledTests();
+  process.exit(code ?? (signal ? 1 : 0));
+});
