@@ -16,6 +16,8 @@ export interface ReplState {
   /** Runs slow work (a /compact) so that Ctrl-C stops it. */
   interruptible: <T>(work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
   print: (line?: string) => void;
+  /** The terminal's width in columns, for what a command wraps itself (`/help`); undefined for a pipe. */
+  columns: () => number | undefined;
   dim: (text: string) => string;
   /** Styles for what a command shows (off with NO_COLOR or a pipe). */
   colour: ChalkInstance;

@@ -103,6 +103,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
         }
       },
       print,
+      columns: () => (output.isTTY && output.columns ? output.columns : undefined),
       dim: colour.dim,
       colour,
       ask: async (question) => {

@@ -6,6 +6,8 @@ import { sanitize, sanitizeLine } from './sanitize.ts';
 import { fullToolOutput } from './tool-calls.ts';
 import { modeCommand } from './mode-command.ts';
 import { usageReport } from './usage-report.ts';
+import { helpSections } from './help-columns.ts';
+import { wrapStyled } from './display-width.ts';
 
 interface SlashCommand {
   name: string;
@@ -27,6 +29,7 @@ const KEYS: readonly (readonly [string, string])[] = [
   ['Esc Esc', 'at an empty prompt: /rewind'],
   ['Shift+Tab', 'switch the mode: ask → auto-edit → plan'],
   ['@path', 'attach a workspace file to the message'],
+  ['!command', 'run a shell command yourself, without a question; its output joins the conversation'],
   ['typing during an answer', 'sent as the next message when the answer ends'],
 ];
 
@@ -36,10 +39,14 @@ const COMMANDS: SlashCommand[] = [
     usage: '/help',
     summary: 'this list',
     run(_argument, state) {
-      for (const command of COMMANDS) state.print(`  ${command.usage.padEnd(22)} ${state.dim(command.summary)}`);
-      state.print(state.dim('  Esc or Ctrl-C stops an answer; Ctrl-C twice at an empty prompt, Ctrl-D, exit or /exit quits.'));
+      const width = state.columns();
+      // One name column for the commands and the keys, so both lists line up.
+      const [commands = [], keys = []] = helpSections([COMMANDS.map((command) => [command.usage, command.summary] as const), KEYS], width, state.dim);
+      for (const row of commands) state.print(row);
+      const quitting = 'Esc or Ctrl-C stops an answer; Ctrl-C twice at an empty prompt, Ctrl-D, exit or /exit quits.';
+      for (const row of width === undefined ? [quitting] : wrapStyled(quitting, width - 3)) state.print(state.dim(`  ${row}`));
       state.print('  Keys:');
-      for (const [keys, what] of KEYS) state.print(`  ${keys.padEnd(24)} ${state.dim(what)}`);
+      for (const row of keys) state.print(row);
     },
   },
   {
