@@ -2,6 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import type { AgentEvent } from '../agent/events.ts';
 import { wrapStyled } from './display-width.ts';
 import { MarkdownStream } from './markdown/stream.ts';
+import { pendingRows } from './markdown/pending-rows.ts';
 import { supportsHyperlinks } from './markdown/render-blocks.ts';
 import { CutOffWatch } from './cut-off-notice.ts';
 import { chalkFor, formatCall, type Output } from './render.ts';
@@ -176,7 +177,7 @@ export class TerminalRenderer {
     const reasoningLine = this.reasoning && this.thinking() === 'whole' ? this.reasoning.line : '';
     const rows =
       pending !== ''
-        ? pending.split('\n').flatMap((line) => wrapStyled(line, this.width()))
+        ? pendingRows(pending, this.width(), this.colour)
         : reasoningLine !== ''
           ? this.reasoningRows(reasoningLine)
           : [];
