@@ -81,7 +81,12 @@ export interface Runtime {
   setThinking?(setting: ThinkingSetting): void;
   /** The server's models (`GET /models`), or why they could not be listed. */
   listModels?(signal?: AbortSignal): Promise<ServerModels>;
-  /** Share of the context window the history takes now, 0..1+. */
+  /**
+   * Share of the context window the next request starts from, 0..1+: the provider's count of the
+   * last step (its prompt and its answer) plus an estimate of what entered the history since; the
+   * estimate of history, instructions and tools when the history was replaced since (/compact,
+   * /clear, /rewind) or nothing was counted yet. The turn's usage line and /usage both show it.
+   */
   contextShare(): number;
   /** Estimated tokens of the history alone. */
   historyTokens(): number;
@@ -193,6 +198,21 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   let checkpoints = checkpointsOf(session.id);
   let sessionUsage = options.resumed?.usage ?? emptyUsage();
   const conversation = new Conversation(options.resumed?.messages, (message) => session.appendMessage(message));
+  /** The provider's count of the last step's prompt and answer, the history it was counted on, and where that step's messages end in it. */
+  let counted: { tokens: number; messages: readonly ModelMessage[]; upTo: number } | undefined;
+  const countStep = (usage: TokenUsage) => {
+    const messages = conversation.messages;
+    // The step's tool results (appended after its answer) were in neither count.
+    const upTo = messages.length - (messages.at(-1)?.role === 'tool' ? 1 : 0);
+    counted = usage.inputTokens > 0 ? { tokens: usage.inputTokens + usage.outputTokens, messages, upTo } : undefined;
+  };
+  const contextTokens = (): number => {
+    const messages = conversation.messages;
+    if (counted && counted.messages === messages && messages.length >= counted.upTo) {
+      return counted.tokens + fitter.estimateMessages(messages.slice(counted.upTo));
+    }
+    return fitter.requestEstimate(messages);
+  };
 
   const compact = async (focus: string | undefined, signal: AbortSignal): Promise<CompactResult> => {
     const result = await compactHistory({
@@ -272,6 +292,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       fitMessages: (messages) => fitter.fit(messages),
       onStepUsage: (sent, usage) => {
         fitter.observe(sent, usage);
+        countStep(usage);
         session.appendUsage(usage);
         sessionUsage = addUsage(sessionUsage, usage);
       },
@@ -359,7 +380,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       }
       provider = providerContext({ ...config, model: name, contextTokens: windowTokens });
     },
-    contextShare: () => fitter.usedShare(conversation.messages),
+    contextShare: () => contextTokens() / windowTokens,
     historyTokens: () => fitter.estimate(conversation.messages),
     close: () => {
       session.close();

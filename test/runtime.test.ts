@@ -51,8 +51,8 @@ async function startRuntime(usage: ScriptedUsage): Promise<Started> {
     cwd,
   ) as Config;
   const runtime = createRuntime(config);
-  // With an empty history, the share of the window in use is what is reserved.
-  const reserved = Math.round(runtime.contextShare() * WINDOW_TOKENS);
+  // With an empty history, the share of the window in use is the instructions and tools; the answer's room (15% of the window, at most 8,192) is kept too.
+  const reserved = Math.round(runtime.contextShare() * WINDOW_TOKENS) + Math.min(8_192, Math.floor(WINDOW_TOKENS * 0.15));
   return { runtime, server, historyRoom: WINDOW_TOKENS - reserved };
 }
 
@@ -104,6 +104,19 @@ describe('runtime: the history is sized by what the provider reports', () => {
 
     assert.deepEqual(userTexts(server.requests[1]), [first, second]);
     assert.deepEqual(notices(events), []);
+  });
+});
+
+describe('runtime: how full the context is (the turn line and /usage)', () => {
+  test("is the provider's count of the last step, and the estimate again once the history is replaced", TEST_TIMEOUT, async () => {
+    const { runtime } = await startRuntime({ promptTokens: 2_000, completionTokens: 400 });
+    const empty = runtime.contextShare();
+    assert.ok(empty > 0 && empty < 0.5, `instructions and tools alone: ${empty}`);
+    await turn(runtime, '你好');
+    assert.equal(Math.round(runtime.contextShare() * WINDOW_TOKENS), 2_400, 'the prompt and the answer the provider counted');
+    runtime.clear();
+    assert.equal(runtime.contextShare(), empty, 'a new history is estimated');
+    runtime.close();
   });
 });
 

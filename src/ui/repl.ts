@@ -10,6 +10,7 @@ import { formatPreview } from './preview-view.ts';
 import { sanitize } from './sanitize.ts';
 import type { TerminalRenderer } from './terminal-renderer.ts';
 import { ToolCallLog, trackToolEvent } from './tool-calls.ts';
+import { contextFill } from './usage-report.ts';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { ReplState } from './repl-state.ts';
 import { nextApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
@@ -204,8 +205,6 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     current.lastToolCalls = toolCalls.records;
     live?.begin();
     let turnUsage = emptyUsage();
-    // The last step's prompt plus answer is what the next request starts from.
-    let contextTokens = 0;
     try {
       const policy = options.pipedInput ? pipedReplApproval(current.approval) : current.approval;
       const turnMode = mode;
@@ -213,7 +212,6 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       for await (const event of current.runtime.runTurn(message, controller.signal, live ? hidingLiveRows(policy, live) : policy, { mode: turnMode })) {
         if (!live) trackToolEvent(toolCalls, event);
         await renderer.render(event);
-        if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;
         if (event.type === 'turn-end') {
           turnUsage = event.usage;
           if (event.debug && current.config.debug) print(colour.dim(sanitize(event.debug)));
@@ -226,9 +224,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     }
     if (quit) return 130;
     if (turnUsage.inputTokens + turnUsage.outputTokens > 0) {
-      const window = current.runtime.windowTokens;
-      const percent = Math.round((contextTokens / window) * 100);
-      renderer.dimLine(`· ${formatUsage(turnUsage)} · context ${percent}% of ${Math.round(window / 1000)}k`);
+      const context = contextFill(current.runtime);
+      renderer.dimLine(`· ${formatUsage(turnUsage)} · context ${context.percent}% of ${context.window}`);
     }
   }
 }

@@ -5,7 +5,7 @@ import type { ReplState } from './repl-state.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
 import { fullToolOutput } from './tool-calls.ts';
 import { modeCommand } from './mode-command.ts';
-import { usageReport } from './usage-report.ts';
+import { contextFill, usageReport } from './usage-report.ts';
 import { helpSections } from './help-columns.ts';
 import { wrapStyled } from './display-width.ts';
 
@@ -94,8 +94,8 @@ const COMMANDS: SlashCommand[] = [
       const report = usageReport(state.runtime.model, state.runtime.sessionUsage);
       state.print(report.totals);
       if (report.cache) state.print(report.cache);
-      const percent = Math.round(state.runtime.contextShare() * 100);
-      state.print(`  context: about ${percent}% of the ${Math.round(state.runtime.windowTokens / 1000)}k window`);
+      const context = contextFill(state.runtime);
+      state.print(`  context: ${context.percent}% of the ${context.window} window`);
       state.print(report.cost ?? state.dim(report.unpriced ?? ''));
     },
   },
