@@ -41,6 +41,16 @@ export class InputArea {
     this.resizedRow = undefined;
   }
 
+  /**
+   * Done with this area (its last draw is the line as sent): the cursor goes to the start of the
+   * next row, and everything from there down is erased, so what is printed next (a command's lines)
+   * lands on blank rows even if a row drawn before (a menu, the footer) outlived the last draw.
+   */
+  leave(): void {
+    this.output.write('\r\n\x1b[J');
+    this.reset();
+  }
+
   /** The terminal changed width: the rows drawn were re-wrapped, so the way back up is counted again. */
   resized(): void {
     if (this.drawn) this.resizedRow = placeAfterResize(this.drawn, this.columns()).row;

@@ -318,8 +318,7 @@ export class LineEditor implements LineReader {
   private finishChoice(choosing: ActiveChoice, result: ChoiceResult, picked?: number): void {
     const answer = picked === undefined ? (result.kind === 'escape' ? 'No (Esc)' : '') : choosing.choices[picked]!.label;
     this.area.draw({ prompt: `${choosing.question} `, text: answer, cursor: answer.length, display: this.display, below: [] });
-    this.write('\r\n');
-    this.area.reset();
+    this.area.leave();
     this.choosing = undefined;
     if (this.stashed) {
       this.buffer.set(this.stashed.text, this.stashed.cursor);
@@ -335,8 +334,7 @@ export class LineEditor implements LineReader {
     this.draw();
     this.finishing = false;
     this.take(read.message);
-    this.write('\r\n');
-    this.area.reset();
+    this.area.leave();
     this.active = undefined;
     if (read.message && result.kind === 'line') this.remember(result.line);
     if (!read.message && this.stashed) {
