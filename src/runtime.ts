@@ -10,7 +10,7 @@ import { buildInstructions } from './agent/instructions.ts';
 import { instructionsSection, loadInstructionFiles, type InstructionFile } from './agent/project-instructions.ts';
 import { offeringOnly, PLAN_MODE_INSTRUCTIONS, planModeToolNames } from './agent/plan-mode.ts';
 import type { ApprovalMode } from './tools/approval-mode.ts';
-import { redactTurn } from './agent/redact-secrets.ts';
+import { redactSecrets, redactTurn } from './agent/redact-secrets.ts';
 import { ToolProgressChannel } from './agent/tool-progress-channel.ts';
 import { startRuntimeMcp, type RuntimeMcp } from './mcp/runtime-mcp.ts';
 import { agentLoop } from './agent/agent-loop.ts';
@@ -26,7 +26,7 @@ import { createSession, type SessionWriter } from './session/store.ts';
 import { createTools } from './tools/index.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
 import { describeEdit, type EditFileInput } from './tools/files/edit-file.ts';
-import { describeCommand, RUN_COMMAND_LOOP_TIMEOUT_MS, type RunCommandInput } from './tools/shell/run-command.ts';
+import { describeCommand, MAX_TIMEOUT_SECONDS, RUN_COMMAND_LOOP_TIMEOUT_MS, type RunCommandInput } from './tools/shell/run-command.ts';
 import { formatCall } from './ui/render.ts';
 import { CommandSandbox } from './sandbox/command-sandbox.ts';
 import { findSandbox } from './sandbox/find-sandbox.ts';
@@ -70,6 +70,14 @@ export interface Runtime {
   runTurn(text: string, signal: AbortSignal, approval: ApprovalPolicy, options?: TurnRequest): AsyncGenerator<AgentEvent, StopReason>;
   /** What the user sees before approving a call: a summary line and a preview. */
   describeCall(request: ApprovalRequest): Promise<{ summary: string; preview: string; previewFormat?: 'diff' }>;
+  /**
+   * Runs a command the user typed (`!command`) through `run_command`'s own machinery — the sandbox,
+   * the environment without credentials, the timeout, the bounded output, every held key scrubbed,
+   * a checkpoint so /undo reverses what it changed — without asking: typing it was the approval.
+   * What it printed (or why it failed) enters the history as the user's own message, so the next
+   * request carries it, and the session file keeps it (redacted). Never throws.
+   */
+  runUserCommand(command: string, signal: AbortSignal, onProgress?: (text: string) => void): Promise<UserCommandResult>;
   /** Replaces the history with a summary of it. Never throws. */
   compact(focus: string | undefined, signal: AbortSignal): Promise<CompactResult>;
   /** Starts a new session with the same settings. */
@@ -92,6 +100,20 @@ export interface Runtime {
   historyTokens(): number;
   /** Saves and closes the transcript. */
   close(): void;
+}
+
+/** What a `!command` gave: `run_command`'s result (exit code, stdout, stderr), or why it did not run to its end. */
+export type UserCommandResult = ({ ok: true; output: string } | { ok: false; error: string }) & {
+  /** Lines about its checkpoint (say, that what it changed cannot be undone), told once. */
+  notices: string[];
+};
+
+/** The longest a `!command` may run: run_command's own upper bound (the user can stop it sooner with Ctrl-C). */
+const USER_COMMAND_TIMEOUT_SECONDS = MAX_TIMEOUT_SECONDS;
+
+/** What the user ran, as their own message in the history. */
+export function userCommandMessage(command: string, result: { ok: true; output: string } | { ok: false; error: string }): string {
+  return result.ok ? `I ran \`${command}\`:\n${result.output}` : `I ran \`${command}\`, and it did not finish: ${result.error}`;
 }
 
 /** What the UI chooses per turn. */
@@ -129,6 +151,9 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     sylvanHome: config.home,
   });
   const networkGrants = new NetworkGrants();
+  /** The live output of the user's own commands (`!command`), by call id; a model's calls report to the turn. */
+  const userCommandProgress = new Map<string, (text: string) => void>();
+  let userCommands = 0;
   const mcp = startRuntimeMcp(config, sandbox);
   // Every key Sylvan holds: the provider's and search keys, and the MCP servers' headers.
   const secrets = [...new Set([...(config.secrets ?? []), ...mcp.secrets])];
@@ -138,7 +163,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     weather: config.weather,
     secretPatterns: config.secretPatterns,
     toolTimeoutMs: config.toolTimeoutSeconds * 1000,
-    onProgress: progress.report,
+    onProgress: (toolCallId, toolName, text) => (userCommandProgress.get(toolCallId) ?? ((line: string) => progress.report(toolCallId, toolName, line)))(text),
     search: config.search,
     checkpoints: () => checkpoints,
     secrets: heldSecrets,
@@ -352,6 +377,25 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     listModels: (signal) => listServerModels(config, signal),
     runTurn: (text, signal, approval, request = {}) => redactTurn(turn(text, signal, approval, request), secrets),
     compact,
+    async runUserCommand(command, signal, onProgress) {
+      const toolCallId = `user-command-${++userCommands}`;
+      if (onProgress) userCommandProgress.set(toolCallId, onProgress);
+      // A turn of its own for the checkpoints: /undo reverses what the command changed.
+      checkpoints.beginTurn(`!${command}`, conversation.length);
+      let result: { ok: true; output: string } | { ok: false; error: string };
+      try {
+        const run = builtInTools.run_command?.execute;
+        if (!run) throw new Error('run_command is not available.');
+        const output: unknown = await run({ command, timeout_seconds: USER_COMMAND_TIMEOUT_SECONDS }, { toolCallId, messages: [], abortSignal: signal, context: undefined });
+        result = { ok: true, output: typeof output === 'string' ? output : String(output) };
+      } catch (error) {
+        result = { ok: false, error: signal.aborted ? 'it was stopped (Ctrl-C) before it finished.' : redactSecrets((error as Error).message, secrets) };
+      } finally {
+        userCommandProgress.delete(toolCallId);
+      }
+      conversation.append({ role: 'user', content: userCommandMessage(command, result) });
+      return { ...result, notices: checkpoints.takeNotices() };
+    },
     describeCall: async (request) => {
       switch (request.toolName) {
         case 'write_file':

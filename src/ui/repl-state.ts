@@ -8,6 +8,12 @@ import type { ToolCallRecord } from './tool-calls.ts';
 
 // Here, not in repl.ts: the slash commands read this state, and the REPL imports the commands.
 
+/** Stops the status line when called. */
+export interface StatusLine {
+  (): void;
+  progress(text: string): void;
+}
+
 /** State the slash commands can read and change. */
 export interface ReplState {
   config: Config;
@@ -27,8 +33,12 @@ export interface ReplState {
   thinking: ThinkingDisplay;
   /** The tool calls of the last turn, for /last. */
   lastToolCalls: readonly ToolCallRecord[];
-  /** Shows a live status line (on a terminal) until the returned function is called. */
-  status: (label: string) => () => void;
+  /**
+   * Shows a live status line (on a terminal) until the returned function is called; its `progress`
+   * shows a running command's latest lines under it, in place of those shown before (sanitised by
+   * the caller).
+   */
+  status: (label: string) => StatusLine;
   /** The approval mode: read by the approval policy at every call and by each turn (plan mode's tools and instructions). */
   mode: ApprovalMode;
 }

@@ -120,19 +120,35 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       thinking: 'whole',
       lastToolCalls: [],
       status: (label) => {
-        if (!output.isTTY) return () => {};
         let stopped = false;
-        let close = () => {};
-        void import('./status.ts').then(({ LiveStatus }) => {
-          if (stopped) return;
-          const status = new LiveStatus(output, colour);
-          status.start(label);
-          close = () => status.close();
-        });
-        return () => {
-          stopped = true;
-          close();
-        };
+        let live: import('./status.ts').LiveStatus | undefined;
+        /** Output that came before the status module loaded, shown once it has. */
+        let early = '';
+        if (output.isTTY) {
+          void import('./status.ts').then(({ LiveStatus }) => {
+            if (stopped) return;
+            live = new LiveStatus(output, colour);
+            live.start(label);
+            if (early !== '') live.addProgress(early);
+          });
+        }
+        const stop = Object.assign(
+          () => {
+            stopped = true;
+            live?.close();
+          },
+          {
+            // Each report is the command's latest lines as a whole (run_command's LatestLines), not an addition.
+            progress: (text: string) => {
+              if (!live) early = text;
+              else {
+                live.clearProgress();
+                live.addProgress(text);
+              }
+            },
+          },
+        );
+        return stop;
       },
     };
     onState(state);
@@ -171,6 +187,12 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     } catch (error) {
       print(colour.red(`✗ Could not start the model: ${sanitize((error as Error).message)}`));
       return 1;
+    }
+
+    if (line.startsWith('!')) {
+      const { runUserCommand } = await import('./user-command.ts');
+      await runUserCommand(line, current, { piped: options.pipedInput === true });
+      continue;
     }
 
     if (line.startsWith('/')) {

@@ -7,6 +7,7 @@ import { supportsHyperlinks } from './markdown/render-blocks.ts';
 import { CutOffWatch } from './cut-off-notice.ts';
 import { chalkFor, formatCall, type Output } from './render.ts';
 import { sanitize } from './sanitize.ts';
+import { forScreen, progressLines } from './screen-text.ts';
 import { liveWidth } from './live-area.ts';
 import { LiveStatus } from './status.ts';
 import { finishedCallLines, formatDuration, ToolCallLog } from './tool-calls.ts';
@@ -257,20 +258,4 @@ export class TerminalRenderer {
   private width(): number {
     return Math.min(liveWidth(this.output), 199);
   }
-}
-
-/** Sanitised, with tabs as spaces: a tab's width depends on the column, and the live rows must know every width. */
-function forScreen(text: string): string {
-  return sanitize(text).replace(/\t/g, '    ');
-}
-
-/**
- * A running command's output as a terminal would leave it: of a line redrawn with carriage returns
- * (a progress bar), only the last drawing; then sanitised like everything else.
- */
-function progressLines(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => forScreen(line.replace(/\r+$/, '').split('\r').at(-1) ?? ''))
-    .join('\n');
 }

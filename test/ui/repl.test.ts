@@ -136,6 +136,10 @@ function stubRuntime(
       model = name;
     },
     contextShare: overrides.contextShare ?? (() => 0.25),
+    runUserCommand: async (command) => {
+      calls.push(`run ${command}`);
+      return { ok: true, output: `exit code 0 (0.0 s)\nstdout:\nran ${command}`, notices: [] };
+    },
     historyTokens: () => 1000,
     close: () => calls.push('close'),
   };
