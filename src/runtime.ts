@@ -393,7 +393,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       } finally {
         userCommandProgress.delete(toolCallId);
       }
-      conversation.append({ role: 'user', content: userCommandMessage(command, result) });
+      // The output is scrubbed already; the command line as typed may hold a key too.
+      conversation.append({ role: 'user', content: redactSecrets(userCommandMessage(command, result), secrets) });
       return { ...result, notices: checkpoints.takeNotices() };
     },
     describeCall: async (request) => {

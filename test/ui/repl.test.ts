@@ -179,6 +179,7 @@ interface Session {
   interrupts?: FakeInterrupts;
   /** Counts loadRuntime calls as they happen. */
   counter?: { loads: number };
+  pipedInput?: boolean;
 }
 
 async function runSession(session: Session) {
@@ -199,6 +200,7 @@ async function runSession(session: Session) {
     onInterrupt: interrupts.subscribe,
     rememberLine: (text) => remembered.push(text),
     now: session.now,
+    pipedInput: session.pipedInput,
   });
   return { code, output: output.text, prompts: reader.prompts, runtime, loads: counter.loads, remembered, interrupts };
 }
@@ -442,6 +444,26 @@ describe('runRepl: turns', () => {
     assert.match(output, /\+ hello/, 'the preview is shown');
     assert.deepEqual(decision, { approved: false, reason: 'The user interrupted.' });
     assert.equal(abortedAfter, true);
+  });
+});
+
+describe('runRepl: !command', () => {
+  test('runs the command through the runtime without a question, shows its output, and /last shows it whole', async () => {
+    const { output, runtime } = await runSession({ script: [line('!echo hi'), line('/last'), eof] });
+    assert.deepEqual(runtime.calls, ['run echo hi']);
+    assert.deepEqual(runtime.turnTexts, [], 'no turn: the model is not asked');
+    assert.equal(
+      output.replace(/ · \d+\.\ds\n/, ' · (took)\n'),
+      ['✓ $ echo hi · exit code 0 (0.0 s)', '  ⎿ ran echo hi', 'run_command(command: "echo hi") · (took)', '  exit code 0 (0.0 s)', '  stdout:', '  ran echo hi', ''].join('\n'),
+    );
+  });
+
+  test('a bare ! explains itself; from a pipe nothing runs', async () => {
+    const bare = await runSession({ script: [line('!'), eof] });
+    assert.match(bare.output, /^ {2}Type a command after !, e\.g\. !git status/);
+    const piped = await runSession({ script: [line('!rm -rf x'), eof], pipedInput: true });
+    assert.match(piped.output, /^ {2}!command runs only when typed at a terminal/);
+    assert.deepEqual([...bare.runtime.calls, ...piped.runtime.calls], []);
   });
 });
 
