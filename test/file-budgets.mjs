@@ -32,6 +32,7 @@ export const SPAWNING_FILES = {
   'test/cli/repl.test.ts': { seconds: 10, waitsFor: 'one piped REPL run shared by 6 tests' },
   'test/cli/interrupt-pty.test.ts': { seconds: 10, waitsFor: 'one terminal session interrupted mid-turn' },
   'test/cli/line-editor-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session' },
+  'test/cli/terminal-polish-tmux.test.ts': { seconds: 15, waitsFor: '2 terminal (tmux) sessions: the mock model at 60 then 120 columns, and one against a loopback OpenAI-compatible server' },
   'test/hardening/pipes.test.ts': { seconds: 10, waitsFor: '2 CLI runs into pipes' },
   'test/hardening/tool-input.test.ts': { seconds: 10, waitsFor: '2 CLI runs' },
   'test/providers/mock/mock-action-intents.test.ts': { seconds: 10, waitsFor: '3 CLI runs with the mock model' },

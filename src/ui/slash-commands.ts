@@ -39,14 +39,7 @@ const COMMANDS: SlashCommand[] = [
     usage: '/help',
     summary: 'this list',
     run(_argument, state) {
-      const width = state.columns();
-      // One name column for the commands and the keys, so both lists line up.
-      const [commands = [], keys = []] = helpSections([COMMANDS.map((command) => [command.usage, command.summary] as const), KEYS], width, state.dim);
-      for (const row of commands) state.print(row);
-      const quitting = 'Esc or Ctrl-C stops an answer; Ctrl-C twice at an empty prompt, Ctrl-D, exit or /exit quits.';
-      for (const row of width === undefined ? [quitting] : wrapStyled(quitting, width - 3)) state.print(state.dim(`  ${row}`));
-      state.print('  Keys:');
-      for (const row of keys) state.print(row);
+      for (const row of helpLines(state.columns(), state.dim)) state.print(row);
     },
   },
   {
@@ -229,6 +222,18 @@ const COMMANDS: SlashCommand[] = [
     run: () => 'exit',
   },
 ];
+
+/**
+ * What /help prints at `width` columns (undefined: a pipe, nothing wrapped): the commands and the
+ * keys, their descriptions in one column.
+ */
+export function helpLines(width: number | undefined, dim: (text: string) => string = (text) => text): string[] {
+  // One name column for the commands and the keys, so both lists line up.
+  const [commands = [], keys = []] = helpSections([COMMANDS.map((command) => [command.usage, command.summary] as const), KEYS], width, dim);
+  const quitting = 'Esc or Ctrl-C stops an answer; Ctrl-C twice at an empty prompt, Ctrl-D, exit or /exit quits.';
+  const quit = (width === undefined ? [quitting] : wrapStyled(quitting, width - 3)).map((row) => dim(`  ${row}`));
+  return [...commands, ...quit, '  Keys:', ...keys];
+}
 
 export const SLASH_COMMANDS: readonly string[] = COMMANDS.map((command) => command.name);
 
