@@ -121,7 +121,7 @@ describe('the terminal, second pass (tmux)', { timeout: 180_000 }, () => {
     }
   });
 
-  test('against an OpenAI-compatible server: OPENAI_MODEL is the model, !echo hi reaches the next request, code streams indented', { timeout: 120_000 }, async () => {
+  test('against an OpenAI-compatible server: OPENAI_MODEL is the model, !echo hi reaches the next request, Ctrl-C stops a command, code streams indented', { timeout: 120_000 }, async () => {
     const server = closeAtEnd(
       await startDashScopeServer({
         respond: (_request, index) =>
@@ -142,6 +142,12 @@ describe('the terminal, second pass (tmux)', { timeout: 180_000 }, () => {
       let screen = await terminal.expectScreen(/^ {2}⎿ hi$/m, 'the output of !echo hi');
       assert.match(screen, /^✓ \$ echo hi · exit code 0 \(/m);
       assert.equal(server.requests.length, 0, 'the model was not asked');
+      // Ctrl-C stops one that runs on.
+      terminal.type('!echo started; sleep 30');
+      terminal.keys('Enter');
+      await terminal.expectScreen(/^ {2}started$/m, 'its live output under the status line');
+      terminal.keys('C-c');
+      await terminal.expectScreen(/^✗ \$ echo started; sleep 30 · [\d.]+s\n {2}⎿ it was stopped \(Ctrl-C\) before it finished\.$/m, 'the command stopped');
 
       terminal.type('它打印了什么？');
       terminal.keys('Enter');
@@ -154,9 +160,10 @@ describe('the terminal, second pass (tmux)', { timeout: 180_000 }, () => {
       const request = server.requests[0]?.body;
       assert.equal(request?.model, 'fake-model');
       const users = (request?.messages ?? []).filter((message) => message.role === 'user').map((message) => contentText(message.content));
-      assert.equal(users.length, 2, JSON.stringify(users));
+      assert.equal(users.length, 3, JSON.stringify(users));
       assert.match(users[0] ?? '', /^I ran `echo hi`:\nexit code 0 \([^)]*\)\nstdout:\nhi$/);
-      assert.equal(users[1], '它打印了什么？');
+      assert.equal(users[1], 'I ran `echo started; sleep 30`, and it did not finish: it was stopped (Ctrl-C) before it finished.');
+      assert.equal(users[2], '它打印了什么？');
     } finally {
       await terminal.close();
     }
