@@ -3,7 +3,7 @@ import { ConfigError, HELP, loadConfig, type Config } from './config.ts';
 import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createTerminalReader } from './ui/line-reader.ts';
 import { prepareHome } from './session/session-home.ts';
-import { resolveResume, type ResumedSession } from './ui/resume.ts';
+import { resolveResume, type Replay, type ResumedSession } from './ui/resume.ts';
 import { loadedFilesLine } from './settings/loaded-files.ts';
 import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
@@ -12,6 +12,7 @@ import { sanitize, sanitizeLine } from './ui/sanitize.ts';
 import { runRepl } from './ui/repl.ts';
 import { isMessagePrompt } from './ui/mode-display.ts';
 import { SLASH_COMMAND_SUMMARIES } from './ui/slash-commands.ts';
+import { mcpPromptCommands, mcpResources } from './ui/input/mcp-completion.ts';
 
 /** package.json's version, put in by the build (scripts/build.mjs), so a prompt reads no file for it. */
 declare const SYLVAN_VERSION: string | undefined;
@@ -124,26 +125,36 @@ async function run(argv: string[]): Promise<number> {
 
     const interactive = process.stdin.isTTY === true;
     const dim = chalkFor(process.stdout).dim;
+    let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;
     const reader = interactive
       ? createTerminalReader({
           input: process.stdin,
           output: process.stdout,
           history: loadInputHistory(config.home),
-          completion: { commands: SLASH_COMMAND_SUMMARIES, workspaceRoot: config.cwd, secretPatterns: config.secretPatterns },
+          completion: {
+            commands: SLASH_COMMAND_SUMMARIES,
+            moreCommands: [mcpPromptCommands(() => runtime?.mcp)],
+            workspaceRoot: config.cwd,
+            secretPatterns: config.secretPatterns,
+            resources: mcpResources(() => runtime?.mcp),
+          },
           dim,
         })
       : (await import('./ui/piped-reader.ts')).createPipedReader(process.stdin, (prompt, line) => {
           if (isMessagePrompt(prompt)) process.stdout.write(`${dim(prompt + line)}\n`);
           else process.stdout.write(`${prompt}${line}\n`);
         });
-    let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;
     // The settings' zod pass runs as the runtime loads, after the prompt: its error ends the REPL with code 2.
     let settingsError: ConfigError | undefined;
     try {
       process.stdout.write(`${banner(config)}\n`);
       const loaded = loadedFilesLine(config);
       if (loaded) for (const row of bannerLine(loaded, terminalColumns())) process.stdout.write(`${dim(row)}\n`);
-      const resumed = await resolveResume(config, reader, (line) => process.stdout.write(`${dim(line)}\n`));
+      // On a terminal the resumed conversation is drawn again before the prompt; a pipe gets the summary line alone.
+      const replay = process.stdout.isTTY
+        ? async (messages: Parameters<Replay>[0]) => (await import('./ui/transcript.ts')).replayTranscript(messages, process.stdout)
+        : undefined;
+      const resumed = await resolveResume(config, reader, (line) => process.stdout.write(`${dim(line)}\n`), replay);
       const code = await runRepl({
         config,
         reader,

@@ -18,12 +18,16 @@ import type { ApprovalPolicy, ApprovalRequest } from './agent/turn-options.ts';
 import { createModel, providerContext } from './providers/create-model.ts';
 import { SearchSourceLog, withSearchSources } from './providers/dashscope-search.ts';
 import { listServerModels, type ServerModels } from './providers/list-models.ts';
-import { contextWindowFor } from './providers/model-catalogue.ts';
+import { acceptsImages, contextWindowFor } from './providers/model-catalogue.ts';
 import type { ThinkingSetting } from './providers/thinking.ts';
 import { warmUpFirstRequest } from './providers/warm-up.ts';
 import { SessionCheckpoints } from './checkpoints/session-checkpoints.ts';
 import { createSession, type SessionWriter } from './session/store.ts';
+import { readGitBranch } from './session/git-branch.ts';
 import { createTools } from './tools/index.ts';
+import { TodoList, type TodoItem } from './tools/todo/todo-list.ts';
+import { userContent, withoutImages } from './agent/image-parts.ts';
+import type { ImageAttachment } from './files/image-file.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
 import { describeEdit, type EditFileInput } from './tools/files/edit-file.ts';
 import { describeCommand, MAX_TIMEOUT_SECONDS, RUN_COMMAND_LOOP_TIMEOUT_MS, type RunCommandInput } from './tools/shell/run-command.ts';
@@ -63,6 +67,8 @@ export interface Runtime {
   rewindConversation?(messageCount: number): void;
   /** Provider-reported usage of this session, including turns before a resume. */
   readonly sessionUsage: TokenUsage;
+  /** The model's todo list (`todo_write`), saved with the session and restored by a resume. */
+  readonly todo: TodoList;
   /**
    * Runs one user turn on the conversation; never throws. Compacts first when the history is nearly
    * full. In plan mode the request offers only the read-only tools and the model is told it is planning.
@@ -82,6 +88,8 @@ export interface Runtime {
   compact(focus: string | undefined, signal: AbortSignal): Promise<CompactResult>;
   /** Starts a new session with the same settings. */
   clear(): void;
+  /** Goes on with another saved session (/resume): its history, its transcript to append to, its usage and checkpoints. */
+  resumeSession?(resumed: ResumedHistory): void;
   /** Switches the model for the following turns: its context window, thinking mode and prices follow. */
   setModel(name: string): void;
   /** The thinking setting the next request uses (`/think`). */
@@ -120,11 +128,21 @@ export function userCommandMessage(command: string, result: { ok: true; output: 
 export interface TurnRequest {
   /** The approval mode the turn runs in (default `ask`); the policy passed along follows the same mode. */
   mode?: ApprovalMode;
+  /** Pictures sent with the text, for a model that sees them (the UI checks that first). */
+  images?: readonly ImageAttachment[];
+}
+
+/** A saved session's history and its transcript to append to. */
+export interface ResumedHistory {
+  messages: ModelMessage[];
+  writer: SessionWriter;
+  usage: TokenUsage;
+  todo?: readonly TodoItem[];
 }
 
 export interface RuntimeOptions {
   /** A resumed session's history and its transcript to append to. */
-  resumed?: { messages: ModelMessage[]; writer: SessionWriter; usage: TokenUsage };
+  resumed?: ResumedHistory;
 }
 
 export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
@@ -135,8 +153,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const progress = new ToolProgressChannel();
   let thinking: ThinkingSetting = config.thinking ?? { mode: 'auto' };
   const modelFor = (name: string) => ({
-    answer: guardDeepToolInput(createModel({ ...config, model: name }, { thinking: () => thinking, searchSources })),
-    compaction: guardDeepToolInput(createModel({ ...config, model: name }, { purpose: 'compaction' })),
+    answer: guardDeepToolInput(createModel({ ...config, model: name }, { thinking: () => thinking, searchSources, onRetry: progress.retry })),
+    compaction: guardDeepToolInput(createModel({ ...config, model: name }, { purpose: 'compaction', onRetry: progress.retry })),
   });
   let models: { answer: LanguageModel; compaction: LanguageModel } = modelFor(modelName);
   // Our fetch retries by error code (providers/guarded-fetch.ts); the SDK's status-only retries stay off.
@@ -150,6 +168,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     workspaceRoot: config.cwd,
     sylvanHome: config.home,
   });
+  // Probed while the user types; the first turn awaits it instead of blocking on bwrap.
+  void sandbox.ready();
   const networkGrants = new NetworkGrants();
   /** The live output of the user's own commands (`!command`), by call id; a model's calls report to the turn. */
   const userCommandProgress = new Map<string, (text: string) => void>();
@@ -158,6 +178,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   // Every key Sylvan holds: the provider's and search keys, and the MCP servers' headers.
   const secrets = [...new Set([...(config.secrets ?? []), ...mcp.secrets])];
   const heldSecrets = () => secrets;
+  const todo = new TodoList(options.resumed?.todo);
   const tools = createTools({
     workspaceRoot: config.cwd,
     weather: config.weather,
@@ -169,6 +190,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     secrets: heldSecrets,
     sandbox,
     networkGrants,
+    todo,
   });
   warmUpFirstRequest(tools);
   const builtInTools: ToolSet = tools;
@@ -207,15 +229,16 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
 
   /** A bwrap that is installed but cannot start (no user namespaces) is not known at the banner: told once here. */
   let sandboxTold = false;
-  function* sandboxNotice(): Generator<AgentEvent> {
+  async function* sandboxNotice(): AsyncGenerator<AgentEvent> {
     if (sandboxTold) return;
     sandboxTold = true;
-    const state = sandbox.state;
+    const state = await sandbox.ready();
     if (state.state === 'unavailable' && findSandbox().available) {
       yield { type: 'notice', message: `(commands run without a sandbox: ${state.reason}; /sandbox tells more)` };
     }
   }
-  const newSession = () => createSession({ home: config.home, cwd: config.cwd, provider: config.provider, model: modelName, secrets });
+  const newSession = () =>
+    createSession({ home: config.home, cwd: config.cwd, provider: config.provider, model: modelName, secrets, branch: readGitBranch(config.cwd) });
   let session: SessionWriter = options.resumed?.writer ?? newSession();
   const checkpointsOf = (sessionId: string) =>
     new SessionCheckpoints({ home: config.home, sessionId, workspaceRoot: config.cwd, secretPatterns: config.secretPatterns, secrets });
@@ -238,13 +261,21 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     }
     return fitter.requestEstimate(messages);
   };
+  /** The list changed in the running turn: the UI is told after the event that carried the change. */
+  let todoChanged = false;
+  todo.onChange((items) => {
+    session.appendTodo(items);
+    todoChanged = true;
+  });
+  /** What a request may carry: a model that cannot see pictures is told where they were instead. */
+  const forModel = (messages: ModelMessage[]): ModelMessage[] => (acceptsImages(modelName) ? messages : withoutImages(messages));
 
   const compact = async (focus: string | undefined, signal: AbortSignal): Promise<CompactResult> => {
     const result = await compactHistory({
       model: models.compaction,
       tools: currentTools,
       instructions,
-      messages: fitter.fit(conversation.messages).messages,
+      messages: forModel(fitter.fit(conversation.messages).messages),
       focus,
       abortSignal: signal,
       timeoutMs: config.timeoutSeconds * 1000,
@@ -305,7 +336,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       tools: currentTools,
       instructions: planned.instructions,
       conversation,
-      userMessage: text,
+      userMessage: userContent(text, request.images),
       limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3 },
       stepTimeoutMs: config.timeoutSeconds * 1000,
       toolTimeoutMs: config.toolTimeoutSeconds * 1000,
@@ -314,7 +345,10 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       abortSignal: signal,
       approval,
       provider,
-      fitMessages: (messages) => fitter.fit(messages),
+      fitMessages: (messages) => {
+        const fitted = fitter.fit(messages);
+        return { ...fitted, messages: forModel(fitted.messages) };
+      },
       onStepUsage: (sent, usage) => {
         fitter.observe(sent, usage);
         countStep(usage);
@@ -334,6 +368,10 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
         yield* saveFailureNotice();
       }
       yield next.value;
+      if (todoChanged) {
+        todoChanged = false;
+        yield { type: 'todo', items: todo.items };
+      }
       yield* mcpNotices();
     }
   }
@@ -365,6 +403,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     get sessionUsage() {
       return sessionUsage;
     },
+    todo,
     get windowTokens() {
       return windowTokens;
     },
@@ -415,6 +454,15 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       checkpoints = checkpointsOf(session.id);
       sessionUsage = emptyUsage();
       conversation.replace([]);
+      todo.reset();
+    },
+    resumeSession(resumed) {
+      session.close();
+      session = resumed.writer;
+      checkpoints = checkpointsOf(session.id);
+      sessionUsage = resumed.usage;
+      saveFailureTold = false;
+      conversation.replace(resumed.messages);
     },
     setModel(name) {
       modelName = name;

@@ -1,6 +1,6 @@
 import { streamText, type ModelMessage } from 'ai';
 import { approvalRound, declaredOnly } from './approval-round.ts';
-import { repairHistory } from './context-window.ts';
+import { interruptedResults, repairHistory } from './context-window.ts';
 import { debugDetail } from './describe-error.ts';
 import { emptyStepMessage } from './empty-step.ts';
 import { addUsage, emptyUsage, type AgentEvent, type StopReason } from './events.ts';
@@ -39,8 +39,13 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
   let finishReason: string | undefined;
 
   const end = (stopReason: StopReason, message?: string, debug?: string): AgentEvent => {
-    // A stopped turn may leave calls without results (an interrupt mid-round): answer them.
-    if (stopReason !== 'completed') conversation.replace(repairHistory([...conversation.messages]));
+    // A stopped turn may leave calls without results (an interrupt mid-round): answer them, through
+    // append so the session file holds the answers too (a resume then knows they were stopped, not lost).
+    if (stopReason !== 'completed') {
+      const owed = interruptedResults(conversation.messages);
+      if (owed) conversation.append(owed);
+      conversation.replace(repairHistory([...conversation.messages]));
+    }
     return { type: 'turn-end', stopReason, usage, steps, finishReason, message, debug };
   };
 

@@ -2,7 +2,7 @@ import type { ModelMessage } from 'ai';
 import { estimateMessageTokens, estimateToolOutputTokens } from './token-estimate.ts';
 import { capToolResults, MIN_SHORTENED_RESULT_TOKENS } from './tool-result-shortening.ts';
 
-export { findUnansweredToolCalls, INTERRUPTED_TOOL_RESULT_TEXT, repairHistory } from './history-repair.ts';
+export { findUnansweredToolCalls, INTERRUPTED_TOOL_RESULT_TEXT, interruptedResults, repairHistory } from './history-repair.ts';
 export type { UnansweredToolCall } from './history-repair.ts';
 
 /**

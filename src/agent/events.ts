@@ -1,3 +1,5 @@
+import type { TodoItem } from '../tools/todo/todo-list.ts';
+
 /**
  * The contract between the agent loop and the terminal. The loop yields these and nothing
  * else; renderers and tests depend on them, never on the SDK's own stream parts.
@@ -27,6 +29,12 @@ export interface TokenUsage {
   cacheCreationInputTokens?: number;
 }
 
+/** Why a model request is sent again: throttling, a failing server (5xx, an overloaded frame), or no connection. */
+export type RetryReason = 'rate-limited' | 'server-error' | 'network';
+
+/** What a retry event says, as the model's fetch reports it. */
+export type RetryNotice = Omit<Extract<AgentEvent, { type: 'retry' }>, 'type'>;
+
 export type AgentEvent =
   | { type: 'step-start'; step: number }
   | { type: 'text-delta'; text: string }
@@ -37,8 +45,15 @@ export type AgentEvent =
   | { type: 'tool-denied'; toolCallId: string; toolName: string; reason?: string }
   /** Live output of a running tool (a command's latest lines), for the user's eyes only: the model reads the result. */
   | { type: 'tool-progress'; toolCallId: string; toolName: string; text: string }
+  /** The model rewrote its todo list (`todo_write`): the whole list as it is now, drawn as a checklist. */
+  | { type: 'todo'; items: readonly TodoItem[] }
   /** Something the user should know that is not an answer: context trimmed, a retry, a warning. */
   | { type: 'notice'; message: string }
+  /**
+   * A model request failed in a way worth another try, and is sent again after `delayMs` (the
+   * user's interrupt stops the wait). `attempt` counts the retries, 1 for the first, of `maxRetries`.
+   */
+  | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; reason: RetryReason; status?: number }
   | { type: 'step-end'; step: number; usage: TokenUsage; finishReason: string }
   | {
       type: 'turn-end';

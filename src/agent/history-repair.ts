@@ -42,6 +42,28 @@ export function findUnansweredToolCalls(messages: readonly ModelMessage[]): Unan
   return unanswered;
 }
 
+/**
+ * What a stopped turn owes its last step: an interrupted result for each call of the last assistant
+ * message left without one (the user stopped the turn while it was asked about or before it ran), as
+ * one tool message to append, so the saved session says the calls were stopped rather than lost.
+ * Undefined when every call there is answered. Pure, never throws.
+ */
+export function interruptedResults(messages: readonly ModelMessage[]): ToolModelMessage | undefined {
+  let last = messages.length - 1;
+  while (last >= 0 && messages[last]?.role !== 'assistant') last--;
+  const owed = findUnansweredToolCalls(messages).filter((call) => call.messageIndex === last);
+  if (owed.length === 0) return undefined;
+  return {
+    role: 'tool',
+    content: owed.map(({ toolCallId, toolName }) => ({
+      type: 'tool-result',
+      toolCallId,
+      toolName,
+      output: { type: 'error-text', value: INTERRUPTED_TOOL_RESULT_TEXT },
+    })),
+  };
+}
+
 /** The tool calls of one assistant message, while its tool messages are being read. */
 interface OpenBlock {
   /** toolCallId → call state, in call order. */

@@ -17,6 +17,9 @@ export function buildInstructions(options: {
     ...(options.toolNames.includes('run_command')
       ? ['When the user wants something done in the workspace (run tests or a build, change part of a file, find where something is), do it with run_command, edit_file and search_files instead of telling them what to type; the user approves each command and edit.']
       : []),
+    ...(options.toolNames.includes('todo_write')
+      ? ['For work of three steps or more, keep a todo list with todo_write: write the steps before you start, mark one in_progress as you begin it and done as soon as it is finished, and keep the list current until every step is done. Skip it for questions and one- or two-step tasks.']
+      : []),
     'When a tool returns an error, read it, and either fix the call or explain the problem to the user. Do not invent a result.',
     'When a tool call is denied by the user, do not retry it; say what you would have done and ask how to proceed.',
     'Do not call the same tool with the same arguments twice in a row; use the result you already have.',

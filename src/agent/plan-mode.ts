@@ -6,7 +6,7 @@ export const PLAN_MODE_INSTRUCTIONS = [
   '',
   'PLAN MODE is on for this turn: you are planning, not acting. Do not change anything.',
   'Investigate with the read-only tools you have (read, list and search files, fetch pages), then answer with a concrete plan: a short numbered list of the changes you would make (files, functions, commands) and how to check them.',
-  'Tools that write files, edit files, run commands or reach MCP servers are not available in plan mode; a call to one is refused.',
+  'Tools that write files, edit files, run commands or call MCP servers\' tools are not available in plan mode; a call to one is refused.',
   'End by telling the user that they can switch to ask or auto-edit mode (Shift+Tab or /mode) and say "go" to have you carry out the plan.',
 ].join('\n');
 

@@ -1,24 +1,34 @@
-import type { AgentEvent } from './events.ts';
+import type { AgentEvent, RetryNotice } from './events.ts';
 
-type ProgressEvent = Extract<AgentEvent, { type: 'tool-progress' }>;
+type SideEvent = Extract<AgentEvent, { type: 'tool-progress' | 'retry' }>;
 
 /**
- * A side channel for the live output of running tools. A tool's `execute` returns only its result,
- * so a running tool reports here and `merge` weaves the reports into the turn's event stream as
- * `tool-progress` events, while the approval round waits for the call. Reports made while no turn is
- * being merged are dropped.
+ * A side channel for what happens while the loop waits: the live output of running tools, and the
+ * model request's retries. A tool's `execute` returns only its result, and a retry happens inside
+ * the SDK's request, so they report here and `merge` weaves the reports into the turn's event
+ * stream (`tool-progress`, `retry`) while the loop waits. Reports made while no turn is being
+ * merged are dropped.
  */
 export class ToolProgressChannel {
-  private queue: ProgressEvent[] = [];
+  private queue: SideEvent[] = [];
   private merging = false;
   private wake: (() => void) | undefined;
 
   /** Reports a running tool's latest output; safe to call at any time. */
   readonly report = (toolCallId: string, toolName: string, text: string): void => {
-    if (!this.merging) return;
-    this.queue.push({ type: 'tool-progress', toolCallId, toolName, text });
-    this.wake?.();
+    this.push({ type: 'tool-progress', toolCallId, toolName, text });
   };
+
+  /** Reports that the model request is about to be sent again; safe to call at any time. */
+  readonly retry = (retry: RetryNotice): void => {
+    this.push({ type: 'retry', ...retry });
+  };
+
+  private push(event: SideEvent): void {
+    if (!this.merging) return;
+    this.queue.push(event);
+    this.wake?.();
+  }
 
   /** Yields the events of `turn` and, between them, the progress reported meanwhile; returns what `turn` returns. */
   async *merge<T>(turn: AsyncGenerator<AgentEvent, T>): AsyncGenerator<AgentEvent, T> {

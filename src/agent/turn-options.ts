@@ -1,4 +1,4 @@
-import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
+import type { LanguageModel, ModelMessage, ToolSet, UserModelMessage } from 'ai';
 import type { ProviderContext } from './describe-error.ts';
 import type { TokenUsage } from './events.ts';
 import type { Conversation } from './conversation.ts';
@@ -35,8 +35,8 @@ export interface TurnOptions {
   tools: ToolSet;
   instructions: string;
   conversation: Conversation;
-  /** The user's words; appended to the history before anything is sent. */
-  userMessage: string;
+  /** The user's words (and pictures, as file parts); appended to the history before anything is sent. */
+  userMessage: UserModelMessage['content'];
   limits: TurnLimits;
   /** Bounds each model request, including a server that accepts the connection and says nothing. */
   stepTimeoutMs: number;

@@ -6,7 +6,7 @@ type Block = { type?: unknown; [key: string]: unknown };
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /** Roughly how many bytes a base64 string decodes to. */
-const decodedBytes = (base64: string): number => Math.floor((base64.replace(/=+$/, '').length * 3) / 4);
+export const decodedBytes = (base64: string): number => Math.floor((base64.replace(/=+$/, '').length * 3) / 4);
 
 function describeBlock(block: Block): string {
   switch (block.type) {

@@ -3,6 +3,9 @@ import { jsonSchema, tool, type Tool } from 'ai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { resultText } from './call-result.ts';
+import { promptTurn, type PromptTurn } from './prompt-messages.ts';
+import { resourceText, type ResourceText } from './resource-contents.ts';
+import { ServerCatalogue } from './server-catalogue.ts';
 import { isStdioServer, type McpServerConfig } from './server-config.ts';
 import { StderrTail } from './stderr-tail.ts';
 import { StdioTransport, TransportFailure } from './stdio-transport.ts';
@@ -43,6 +46,10 @@ export class McpConnection {
   tools: Record<string, Tool> = {};
   /** How many tools the server listed, when more than were offered (the bounds left some out). */
   listedToolCount: number | undefined;
+  /** The tools' own names (as the server lists them), for `/mcp`. */
+  toolNames: string[] = [];
+  /** Its prompts and resources, once ready. */
+  readonly catalogue = new ServerCatalogue();
   private client: Client | undefined;
   private transport: Transport | undefined;
 
@@ -78,6 +85,8 @@ export class McpConnection {
     } finally {
       clearTimeout(timeout);
     }
+    // After the start, not in it: a server whose prompts/list hangs keeps its tools.
+    if (this.status === 'ready' && this.client) await this.catalogue.load(this.client, this.options.startTimeoutMs);
   }
 
   /** Node's fetch says only "fetch failed"; the cause (ECONNREFUSED, ENOTFOUND) is what helps. */
@@ -131,6 +140,7 @@ export class McpConnection {
     const leftOut = leftOutLine(this.name, bounded);
     if (leftOut) this.options.onNotice(leftOut);
     this.listedToolCount = leftOut ? bounded.listedCount : undefined;
+    this.toolNames = bounded.kept.map((definition) => definition.name);
     const tools: Record<string, Tool> = {};
     for (const definition of bounded.kept) {
       tools[offeredToolName(this.name, definition.name, this.options.takenNames)] = this.toTool(definition);
@@ -139,7 +149,18 @@ export class McpConnection {
   }
 
   private async connect(transport: Transport): Promise<void> {
-    const client = new Client({ name: 'sylvan', version: '0.1.0' }, { capabilities: {} });
+    const relist = (list: 'prompts' | 'resources') => () => {
+      if (this.client !== client || this.status !== 'ready') return;
+      void (list === 'prompts' ? this.catalogue.loadPrompts(client, this.options.startTimeoutMs) : this.catalogue.loadResources(client, this.options.startTimeoutMs));
+    };
+    const client = new Client(
+      { name: 'sylvan', version: '0.1.0' },
+      {
+        capabilities: {},
+        // Our own listing, bounded and paged, rather than the SDK's refresh of the first page.
+        listChanged: { prompts: { autoRefresh: false, onChanged: relist('prompts') }, resources: { autoRefresh: false, onChanged: relist('resources') } },
+      },
+    );
     client.onerror = (error) => {
       this.lastError = firstLine(error);
       // The transport ended the server (garbage, or a message too large): starting or ready, it is lost, with that reason.
@@ -161,13 +182,12 @@ export class McpConnection {
   }
 
   private toTool(definition: { name: string; description?: string; inputSchema: Record<string, unknown> }): Tool {
-    const timeoutMs = this.options.config.timeout !== undefined ? this.options.config.timeout * 1000 : this.options.callTimeoutMs;
+    const timeoutMs = this.requestTimeoutMs;
     return tool({
       description: definition.description ?? `${definition.name} (from the MCP server ${this.name})`,
       inputSchema: jsonSchema({ type: 'object', ...definition.inputSchema } as Parameters<typeof jsonSchema>[0]),
       execute: async (input, { abortSignal }) => {
-        const client = this.client;
-        if (!client || this.status !== 'ready') throw new Error(`The MCP server ${this.name} is not running any more, so ${definition.name} cannot be called.`);
+        const client = this.readyClient(`${definition.name} cannot be called`);
         try {
           // An abort (Ctrl-C, the turn's tool timeout) makes the SDK send notifications/cancelled.
           const result = await client.callTool({ name: definition.name, arguments: input as Record<string, unknown> }, undefined, {
@@ -176,20 +196,59 @@ export class McpConnection {
           });
           return resultText(result);
         } catch (error) {
-          if (abortSignal?.aborted) throw error;
-          const message = firstLine(error);
-          if (/timed out/i.test(message)) throw new Error(`${definition.name} on the MCP server ${this.name} did not answer within ${seconds(timeoutMs)}; it was cancelled.`);
-          if (/Connection closed/i.test(message)) throw new Error(`The MCP server ${this.name} stopped during the call; ${definition.name} has no result.`);
-          throw error instanceof Error ? error : new Error(message);
+          throw this.requestFailure(error, definition.name, timeoutMs, abortSignal);
         }
       },
     });
+  }
+
+  private get requestTimeoutMs(): number {
+    return this.options.config.timeout !== undefined ? this.options.config.timeout * 1000 : this.options.callTimeoutMs;
+  }
+
+  /** `prompts/get`: the prompt's messages as the user's turn. Throws an error that says what happened. */
+  async getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<PromptTurn> {
+    const client = this.readyClient(`its prompt ${name} cannot be run`);
+    try {
+      return promptTurn(await client.getPrompt({ name, arguments: args }, { signal, timeout: this.requestTimeoutMs }));
+    } catch (error) {
+      throw this.requestFailure(error, `the prompt ${name}`, this.requestTimeoutMs, signal);
+    }
+  }
+
+  /** `resources/read`: the resource as text (bounded), binary parts named. Throws an error that says what happened. */
+  async readResource(uri: string, signal?: AbortSignal): Promise<ResourceText> {
+    const client = this.readyClient(`${uri} cannot be read`);
+    try {
+      return resourceText(await client.readResource({ uri }, { signal, timeout: this.requestTimeoutMs }));
+    } catch (error) {
+      throw this.requestFailure(error, `reading ${uri}`, this.requestTimeoutMs, signal);
+    }
+  }
+
+  private readyClient(consequence: string): Client {
+    if (!this.client || this.status !== 'ready') {
+      const state = this.status === 'starting' ? 'is still starting' : 'is not running any more';
+      throw new Error(`The MCP server ${this.name} ${state}, so ${consequence}.`);
+    }
+    return this.client;
+  }
+
+  /** One line for a request that failed: a timeout, the server gone, or the server's own error without the SDK's doubled prefix. */
+  private requestFailure(error: unknown, what: string, timeoutMs: number, signal?: AbortSignal): Error {
+    if (signal?.aborted) return error instanceof Error ? error : new Error(String(error));
+    const message = firstLine(error);
+    if (/timed out/i.test(message)) return new Error(`${what} on the MCP server ${this.name} did not answer within ${seconds(timeoutMs)}; it was cancelled.`);
+    if (/Connection closed/i.test(message)) return new Error(`The MCP server ${this.name} stopped during the call; ${what} has no result.`);
+    if (error instanceof Error && !/^MCP error/.test(message)) return error;
+    return new Error(message.replace(/^(?:MCP error -?\d+: )+/, '') || `${what} failed on the MCP server ${this.name}.`);
   }
 
   private lose(status: 'failed' | 'exited', reason: string): void {
     this.status = status;
     this.lastError = reason;
     this.tools = {};
+    this.catalogue.clear();
     const client = this.client;
     this.client = undefined;
     void client?.close().catch(() => {});
@@ -202,6 +261,7 @@ export class McpConnection {
     if (this.status === 'closed') return;
     this.status = 'closed';
     this.tools = {};
+    this.catalogue.clear();
     const client = this.client;
     this.client = undefined;
     await client?.close().catch(() => {});

@@ -1,6 +1,11 @@
 import type { Tool } from 'ai';
 import type { ApprovalScopeResolver } from '../tools/approval-scope.ts';
 import { McpConnection, type ServerStatus } from './mcp-connection.ts';
+import type { PromptTurn } from './prompt-messages.ts';
+import type { McpPrompt } from './prompt-list.ts';
+import type { ResourceText } from './resource-contents.ts';
+import type { McpResource } from './resource-list.ts';
+import { createResourceTools } from './resource-tools.ts';
 import type { McpServerConfig } from './server-config.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
 
@@ -22,6 +27,15 @@ export interface ServerSummary {
   toolCount: number;
   /** Tools the server listed, when its bounds left some out. */
   listedToolCount?: number;
+  /** The names as the server lists them (raw: sanitise before showing). */
+  toolNames: string[];
+  prompts: McpPrompt[];
+  resources: McpResource[];
+  /** Prompts or resources the server listed, when the bounds kept fewer. */
+  listedPromptCount?: number;
+  listedResourceCount?: number;
+  /** Why its prompts or resources could not be listed. */
+  listProblems: string[];
   transport: 'stdio' | 'http';
   trusted: boolean;
   lastError?: string;
@@ -81,7 +95,7 @@ export class McpHub {
     clearTimeout(timer);
   }
 
-  /** The tools of every ready server, by offered name. */
+  /** The tools of every ready server, by offered name, and the resource tools while a ready server offers resources. */
   tools(): Record<string, Tool> {
     const all: Record<string, Tool> = {};
     this.offeredBy.clear();
@@ -91,7 +105,40 @@ export class McpHub {
         this.offeredBy.set(name, connection);
       }
     }
+    if (this.resourceServers().length > 0) Object.assign(all, this.resourceTools);
     return all;
+  }
+
+  private readonly resourceTools = createResourceTools(this);
+
+  private connectionNamed(server: string): McpConnection {
+    const connection = this.connections.find((candidate) => candidate.name === server);
+    if (!connection) throw new Error(`No MCP server is named ${server}.`);
+    return connection;
+  }
+
+  /** The prompts of the ready servers, each with its server's name. */
+  prompts(): { server: string; prompt: McpPrompt }[] {
+    return this.connections
+      .filter((connection) => connection.status === 'ready')
+      .flatMap((connection) => connection.catalogue.prompts.map((prompt) => ({ server: connection.name, prompt })));
+  }
+
+  /** The ready servers that offer resources, with their (bounded, cached) lists. */
+  resourceServers(): { name: string; resources: readonly McpResource[]; listedCount?: number }[] {
+    return this.connections
+      .filter((connection) => connection.status === 'ready' && connection.catalogue.offersResources)
+      .map((connection) => ({ name: connection.name, resources: connection.catalogue.resources, listedCount: connection.catalogue.listedResourceCount }));
+  }
+
+  /** Runs a prompt (`prompts/get`); throws an error saying what happened. */
+  getPrompt(server: string, name: string, args: Record<string, string>, signal?: AbortSignal): Promise<PromptTurn> {
+    return this.connectionNamed(server).getPrompt(name, args, signal);
+  }
+
+  /** Reads a resource (`resources/read`); throws an error saying what happened. */
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<ResourceText> {
+    return this.connectionNamed(server).readResource(uri, signal);
   }
 
   /** Warnings since the last call, each one line. */
@@ -105,6 +152,12 @@ export class McpHub {
       status: connection.status,
       toolCount: Object.keys(connection.tools).length,
       listedToolCount: connection.listedToolCount,
+      toolNames: connection.toolNames,
+      prompts: connection.catalogue.prompts,
+      resources: connection.catalogue.resources,
+      listedPromptCount: connection.catalogue.listedPromptCount,
+      listedResourceCount: connection.catalogue.listedResourceCount,
+      listProblems: Object.values(connection.catalogue.problems).filter((problem): problem is string => problem !== undefined),
       transport: 'command' in connection.config ? 'stdio' : 'http',
       trusted: connection.config.trust === true,
       lastError: connection.lastError,

@@ -1,9 +1,14 @@
 import type { ToolSet } from 'ai';
 import type { Config } from '../config.ts';
+import { redactSecrets } from '../agent/redact-secrets.ts';
 import { checkSettings } from '../settings/check-settings.ts';
 import type { ApprovalScopeResolver } from '../tools/approval-scope.ts';
 import { withTimeoutMessages } from '../tools/with-timeout-messages.ts';
 import type { McpHub, ServerSummary } from './mcp-hub.ts';
+import type { McpPrompt } from './prompt-list.ts';
+import type { PromptTurn } from './prompt-messages.ts';
+import type { ResourceText } from './resource-contents.ts';
+import type { McpResource } from './resource-list.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
 import { isCredentialName, urlPassword } from '../sandbox/credential-variables.ts';
 import type { McpServerConfig } from './server-config.ts';
@@ -21,6 +26,16 @@ export interface RuntimeMcp {
   settled(timeoutMs: number): Promise<void>;
   takeWarnings(): string[];
   summaries(): ServerSummary[];
+  /** The configured servers' names, ready or not. */
+  readonly serverNames: readonly string[];
+  /** The ready servers' prompts (what `/server:prompt` runs). */
+  prompts(): { server: string; prompt: McpPrompt }[];
+  /** The ready servers that offer resources, with their bounded lists. */
+  resourceServers(): { name: string; resources: readonly McpResource[]; listedCount?: number }[];
+  /** `prompts/get`; throws an error that says what happened. */
+  getPrompt(server: string, name: string, args: Record<string, string>, signal?: AbortSignal): Promise<PromptTurn>;
+  /** `resources/read`; throws an error that says what happened. */
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<ResourceText>;
   pids(): number[];
   close(): Promise<void>;
 }
@@ -53,10 +68,14 @@ export function startRuntimeMcp(config: Config, sandbox?: CommandSandbox): Runti
           });
         });
   let loadFailure: string | undefined;
+  const secrets = serverSecrets(Object.values(checked.mcpServers));
+  // What a prompt or a resource puts into the user's message goes to the model like a tool result: no key in it.
+  const held = [...new Set([...(config.secrets ?? []), ...secrets])];
+  const scrub = <T extends { text: string; skipped: string[] }>(value: T): T => ({ ...value, text: redactSecrets(value.text, held) });
   loading.catch((error: unknown) => (loadFailure = `(MCP servers not started: ${(error as Error).message.split('\n')[0]})`));
   return {
     approvedAhead: checked.approvedAhead,
-    secrets: serverSecrets(Object.values(checked.mcpServers)),
+    secrets,
     approvalScopes: (toolName, input) => hub?.approvalScopes(toolName, input),
     tools: () => (hub ? withTimeoutMessages(hub.tools(), toolTimeoutMs) : {}),
     async settled(timeoutMs) {
@@ -77,11 +96,26 @@ export function startRuntimeMcp(config: Config, sandbox?: CommandSandbox): Runti
         name,
         status: 'starting' as const,
         toolCount: 0,
+        toolNames: [],
+        prompts: [],
+        resources: [],
+        listProblems: [],
         transport: 'command' in (checked.mcpServers[name] ?? {}) ? ('stdio' as const) : ('http' as const),
         trusted: checked.mcpServers[name]?.trust === true,
         stderr: [],
       })),
     pids: () => hub?.pids() ?? [],
+    serverNames: names,
+    prompts: () => hub?.prompts() ?? [],
+    resourceServers: () => hub?.resourceServers() ?? [],
+    async getPrompt(server, name, args, signal) {
+      if (!hub) throw new Error(`The MCP server ${server} is still starting.`);
+      return scrub(await hub.getPrompt(server, name, args, signal));
+    },
+    async readResource(server, uri, signal) {
+      if (!hub) throw new Error(`The MCP server ${server} is still starting.`);
+      return scrub(await hub.readResource(server, uri, signal));
+    },
     close() {
       closed = true;
       // Runtime.close() starts it; the CLI awaits the same promise before exiting.

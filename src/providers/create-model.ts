@@ -5,6 +5,7 @@ import type { LanguageModelV4, LanguageModelV4Middleware } from '@ai-sdk/provide
 import { extractReasoningMiddleware, wrapLanguageModel, type LanguageModel } from 'ai';
 import type { Config } from '../config.ts';
 import type { ProviderContext } from '../agent/describe-error.ts';
+import type { RetryNotice } from '../agent/events.ts';
 import { cacheMarkersMiddleware } from './cache-markers.ts';
 import { guardedFetch } from './guarded-fetch.ts';
 import { createMockModel } from './mock/mock-model.ts';
@@ -21,6 +22,8 @@ export interface ModelOptions {
   purpose?: 'answer' | 'compaction';
   /** With SYLVAN_SEARCH=dashscope, where the sources DashScope searched are collected for the UI. */
   searchSources?: SearchSourceLog;
+  /** Told before each retry of a request (the turn shows it in the status line). */
+  onRetry?: (retry: RetryNotice) => void;
 }
 
 const isOpenAIItself = (baseURL: string | undefined): boolean => baseURL === undefined || /^https:\/\/api\.openai\.com\//.test(`${baseURL}/`);
@@ -36,7 +39,7 @@ const isOpenAIItself = (baseURL: string | undefined): boolean => baseURL === und
  */
 export function createModel(config: Config, options: ModelOptions = {}): LanguageModel {
   if (config.provider === 'mock') return createMockModel({ delayMs: config.mockDelayMs });
-  const guarded = guardedFetch({ maxRetries: config.maxRetries });
+  const guarded = guardedFetch({ maxRetries: config.maxRetries, onRetry: options.onRetry });
   const searchesOnServer = config.provider === 'dashscope' && config.search?.backend === 'dashscope';
   const fetch = searchesOnServer ? dashscopeSearchFetch((sources) => options.searchSources?.add(sources), guarded) : guarded;
   const base = (): LanguageModelV4 => {

@@ -1,4 +1,5 @@
-import { classifyProblem, problemFromBody } from './provider-errors.ts';
+import type { RetryNotice, RetryReason } from '../agent/events.ts';
+import { classifyProblem, problemFromBody, type Problem } from './provider-errors.ts';
 import { plainTextContent } from './plain-text-content.ts';
 import { ProviderFault } from './provider-fault.ts';
 import { DEFAULT_STREAM_LIMITS, openEventStream, type StreamLimits } from './stream-guard.ts';
@@ -10,6 +11,8 @@ export interface GuardedFetchOptions {
   /** First backoff when the server gives no `retry-after`; doubled on each try. */
   baseDelayMs?: number;
   limits?: StreamLimits;
+  /** Told before each wait for another try (the UI shows it); a callback that throws is ignored. */
+  onRetry?: (retry: RetryNotice) => void;
 }
 
 /** A `retry-after` longer than this is not waited for: the user is told instead. */
@@ -33,6 +36,15 @@ export function guardedFetch(options: GuardedFetchOptions): typeof globalThis.fe
     const init = typeof given?.body === 'string' ? { ...given, body: plainTextContent(given.body) } : given;
     const signal = init?.signal ?? undefined;
     const wantsStream = typeof init?.body === 'string' && /"stream"\s*:\s*true/.test(init.body);
+    /** Says why and for how long, then waits; the turn's signal ends the wait at once. */
+    const retryAfter = (attempt: number, delayMs: number, reason: RetryReason, status?: number): Promise<void> => {
+      try {
+        options.onRetry?.({ attempt, maxRetries: options.maxRetries, delayMs, reason, ...(status !== undefined && status !== 200 && { status }) });
+      } catch {
+        // Showing a retry must never stop it.
+      }
+      return wait(delayMs, signal);
+    };
     for (let attempt = 1; ; attempt++) {
       const canRetry = attempt <= options.maxRetries;
       let response: Response;
@@ -41,7 +53,7 @@ export function guardedFetch(options: GuardedFetchOptions): typeof globalThis.fe
       } catch (error) {
         if (signal?.aborted || isAbort(error)) throw error;
         if (!canRetry) throw attempt > 1 ? new ProviderFault({}, attempt, { cause: error }) : error;
-        await wait(backoff(baseDelay, attempt), signal);
+        await retryAfter(attempt, backoff(baseDelay, attempt), 'network');
         continue;
       }
 
@@ -51,7 +63,7 @@ export function guardedFetch(options: GuardedFetchOptions): typeof globalThis.fe
         problem.status = response.status;
         const delay = canRetry && classifyProblem(problem).retry ? retryDelay(response.headers, baseDelay, attempt) : undefined;
         if (delay !== undefined) {
-          await wait(delay, signal);
+          await retryAfter(attempt, delay, reasonOf(problem), response.status);
           continue;
         }
         const headers = new Headers(response.headers);
@@ -71,13 +83,16 @@ export function guardedFetch(options: GuardedFetchOptions): typeof globalThis.fe
       }
       const delay = canRetry && classifyProblem(opening.problem).retry ? retryDelay(response.headers, baseDelay, attempt) : undefined;
       if (delay !== undefined) {
-        await wait(delay, signal);
+        await retryAfter(attempt, delay, reasonOf(opening.problem), opening.problem.status);
         continue;
       }
       throw new ProviderFault(opening.problem, attempt);
     }
   };
 }
+
+/** Only throttling and server faults are retried (see RETRIED in provider-errors.ts). */
+const reasonOf = (problem: Problem): RetryReason => (classifyProblem(problem).kind === 'throttled' ? 'rate-limited' : 'server-error');
 
 const isAbort = (error: unknown): boolean =>
   error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');

@@ -20,6 +20,8 @@ export interface ModelEntry {
    */
   price?: { input: number; output: number; cachedInput?: number };
   dashscopeCache?: true;
+  /** The model reads pictures in user messages (`@picture.png`). */
+  images?: true;
 }
 
 /**
@@ -66,11 +68,20 @@ const CATALOGUE: Record<string, ModelEntry> = {
   'qwen3-next-80b-a3b-thinking': { contextTokens: 131_072, thinking: 'always', price: { input: 0.15, output: 1.2 } },
   'qwen3-next-80b-a3b-instruct': { contextTokens: 131_072, thinking: 'never', price: { input: 0.15, output: 1.2 } },
   'qwen3-32b': { contextTokens: 131_072, thinking: 'hybrid', price: { input: 0.7, output: 2.8 } },
-  'gpt-4o-mini': { contextTokens: 128_000, thinking: 'never', price: { input: 0.15, output: 0.6, cachedInput: 0.075 } },
-  'gpt-4o': { contextTokens: 128_000, thinking: 'never', price: { input: 2.5, output: 10, cachedInput: 1.25 } },
-  'gpt-4.1': { contextTokens: 1_047_576, thinking: 'never', price: { input: 2, output: 8, cachedInput: 0.5 } },
-  'gpt-4.1-mini': { contextTokens: 1_047_576, thinking: 'never', price: { input: 0.4, output: 1.6, cachedInput: 0.1 } },
-  'gpt-4.1-nano': { contextTokens: 1_047_576, thinking: 'never', price: { input: 0.1, output: 0.4, cachedInput: 0.025 } },
+  // Vision models of DashScope (Model Studio's visual-understanding models), their context windows from its model pages.
+  'qwen-vl-max': { contextTokens: 131_072, thinking: 'never', images: true },
+  'qwen-vl-plus': { contextTokens: 131_072, thinking: 'never', images: true },
+  'qwen3-vl-plus': { contextTokens: 262_144, thinking: 'hybrid', images: true },
+  'qwen3-vl-flash': { contextTokens: 262_144, thinking: 'hybrid', images: true },
+  // The open Qwen3-VL and Qwen2.5-VL models (qwen3-vl-235b-a22b-instruct, qwen2.5-vl-72b-instruct…).
+  'qwen3-vl': { contextTokens: 131_072, thinking: 'never', images: true },
+  'qwen2.5-vl': { contextTokens: 131_072, thinking: 'never', images: true },
+  qvq: { contextTokens: 131_072, thinking: 'always', images: true },
+  'gpt-4o-mini': { contextTokens: 128_000, thinking: 'never', price: { input: 0.15, output: 0.6, cachedInput: 0.075 }, images: true },
+  'gpt-4o': { contextTokens: 128_000, thinking: 'never', price: { input: 2.5, output: 10, cachedInput: 1.25 }, images: true },
+  'gpt-4.1': { contextTokens: 1_047_576, thinking: 'never', price: { input: 2, output: 8, cachedInput: 0.5 }, images: true },
+  'gpt-4.1-mini': { contextTokens: 1_047_576, thinking: 'never', price: { input: 0.4, output: 1.6, cachedInput: 0.1 }, images: true },
+  'gpt-4.1-nano': { contextTokens: 1_047_576, thinking: 'never', price: { input: 0.1, output: 0.4, cachedInput: 0.025 }, images: true },
   'deepseek-chat': { contextTokens: 65_536, thinking: 'never', price: { input: 0.27, output: 1.1, cachedInput: 0.07 } },
   'deepseek-reasoner': { contextTokens: 65_536, thinking: 'always', price: { input: 0.55, output: 2.19, cachedInput: 0.14 } },
   mock: { contextTokens: 32_768, thinking: 'never' },
@@ -97,6 +108,22 @@ export function thinkingSupportOf(model: string): ThinkingSupport {
   if (known) return known;
   if (/instruct|coder/.test(name)) return 'never';
   return /^qwen3/.test(name) ? 'hybrid' : 'never';
+}
+
+/**
+ * Whether the model reads pictures: marked in the table (Qwen-VL, Qwen3-VL, QVQ, gpt-4o*, gpt-4.1*),
+ * or for a model not in it, named like one (`…-vl-…`, `vision`, `llava`), as servers name them.
+ */
+export function acceptsImages(model: string): boolean {
+  const name = model.toLowerCase();
+  const entry = find(name);
+  if (entry) return entry.images === true;
+  return /(^|[-_./:])vl([-_.:]|$)|vision|llava/.test(name);
+}
+
+/** A model that reads pictures, to name when the current one cannot: per provider, one that also calls tools. */
+export function visionModelFor(provider: string): string {
+  return provider === 'openai' ? 'gpt-4.1' : 'qwen3-vl-plus';
 }
 
 /** Whether DashScope takes explicit cache markers for this model (see `EXPLICIT_CACHE_MODELS`). */

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { probeSandbox, type SandboxAvailability } from './availability.ts';
+import { probeSandbox, probeSandboxInBackground, type SandboxAvailability } from './availability.ts';
 import { bwrapArguments, type FenceProfile } from './bwrap-arguments.ts';
 import { hiddenPaths } from './hidden-paths.ts';
 import { macosProfile } from './macos-profile.ts';
@@ -39,23 +39,41 @@ export class SandboxRequiredError extends Error {
 }
 
 /**
- * The session's command sandbox: decides once (the probe runs at the first command or `/sandbox`,
- * never before the prompt) whether programs run fenced, and wraps each one.
+ * The session's command sandbox: decides once whether programs run fenced (the probe starts in the
+ * background once the runtime loads, after the prompt is drawn), and wraps each one.
  */
 export class CommandSandbox {
   private decided: SandboxState | undefined;
 
   constructor(private readonly options: CommandSandboxOptions) {}
 
+  /** The decision; probes synchronously when `ready()` has not finished (it normally has). */
   get state(): SandboxState {
-    this.decided ??= this.decide();
+    this.decided ??= this.decide(this.availabilityNow());
     return this.decided;
   }
 
-  private decide(): SandboxState {
+  /** Decides without blocking: the runtime starts this as it loads and awaits it before a turn. */
+  async ready(): Promise<SandboxState> {
+    if (this.decided) return this.decided;
+    const availability = this.options.settings.mode === 'off' ? undefined : await this.availabilityLater();
+    this.decided ??= this.decide(availability);
+    return this.decided;
+  }
+
+  private availabilityNow(): SandboxAvailability | undefined {
+    if (this.options.settings.mode === 'off') return undefined;
+    return (this.options.availability ?? (() => probeSandbox(this.options.environment, this.options.platform)))();
+  }
+
+  private availabilityLater(): Promise<SandboxAvailability> {
+    if (this.options.availability) return Promise.resolve(this.options.availability());
+    return probeSandboxInBackground(this.options.environment, this.options.platform);
+  }
+
+  private decide(availability: SandboxAvailability | undefined): SandboxState {
     const { settings } = this.options;
-    if (settings.mode === 'off') return { state: 'off', because: this.options.modeSource ?? 'the settings' };
-    const availability = (this.options.availability ?? (() => probeSandbox(this.options.environment, this.options.platform)))();
+    if (settings.mode === 'off' || availability === undefined) return { state: 'off', because: this.options.modeSource ?? 'the settings' };
     if (!availability.available) return { state: 'unavailable', reason: availability.reason, required: settings.mode === 'on' };
     const environment = this.options.environment ?? process.env;
     const hidden = hiddenPaths({ home: environment.HOME || homedir(), sylvanHome: this.options.sylvanHome, environment });

@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { TokenUsage } from '../agent/events.ts';
+import { isTodoItem, type TodoItem } from '../tools/todo/todo-list.ts';
 
 /** Version written in the meta line; readers accept any version and skip entry types they do not know. */
 export const SESSION_FORMAT_VERSION = 1;
@@ -15,6 +16,8 @@ export interface SessionMeta {
   model: string;
   /** ISO 8601. */
   createdAt: string;
+  /** The git branch the working directory was on when the session started (absent outside a repository). */
+  branch?: string;
 }
 
 /** One message that entered the history. */
@@ -35,8 +38,14 @@ export interface UsageEntry {
   usage: TokenUsage;
 }
 
+/** The model's todo list after a `todo_write`: on load, the last one is the session's list. */
+export interface TodoEntry {
+  type: 'todo';
+  items: TodoItem[];
+}
+
 /** One line of a transcript (`$SYLVAN_HOME/sessions/<id>.jsonl`), one JSON object per line. */
-export type SessionEntry = SessionMeta | MessageEntry | CompactionEntry | UsageEntry;
+export type SessionEntry = SessionMeta | MessageEntry | CompactionEntry | UsageEntry | TodoEntry;
 
 /** Why a line could not be used: unreadable JSON or a known entry type with the wrong shape. */
 export type EntryProblem = 'damaged';
@@ -64,6 +73,8 @@ export function parseEntry(line: string): SessionEntry | EntryProblem | undefine
         : 'damaged';
     case 'usage':
       return isRecord(value.usage) ? (value as unknown as UsageEntry) : 'damaged';
+    case 'todo':
+      return Array.isArray(value.items) && value.items.every(isTodoItem) ? (value as unknown as TodoEntry) : 'damaged';
     default:
       return undefined;
   }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelMessage } from 'ai';
 import { isCompactionSummary } from '../agent/context-window.ts';
+import { splitAttachedFiles } from '../files/attached-file.ts';
 import { parseEntry } from './session-entry.ts';
 import { isValidSessionId, sessionsDirectory } from './session-paths.ts';
 
@@ -17,8 +18,12 @@ export interface SessionSummary {
   updatedAt: string;
   /** Messages a load would replay (after compactions, before repair). */
   messageCount: number;
-  /** The first user message on one line, at most 60 characters. */
+  /** The user's turns a load would replay (the messages they typed; a /compact summary is not one). */
+  turns: number;
+  /** The first user message on one line, at most 200 characters (cut to the screen where shown). */
   title: string;
+  /** The git branch the session started on, when it was in a repository. */
+  branch?: string;
 }
 
 export interface ListSessionsOptions {
@@ -30,9 +35,11 @@ export interface ListSessionsOptions {
   includeEmpty?: boolean;
 }
 
-const TITLE_LENGTH = 60;
+const TITLE_LENGTH = 200;
 const MESSAGE_LINE_PREFIX = '{"type":"message"';
 const COMPACTION_LINE_PREFIX = '{"type":"compaction"';
+/** The writer puts `type` before `message` and `role` first in a message, so a user message line starts so. */
+const USER_LINE_PREFIX = '{"type":"message","message":{"role":"user"';
 
 /**
  * Sessions newest first (by last modification). Files are stat'ed, sorted, then read one at a time
@@ -94,16 +101,19 @@ function summarize(id: string, path: string, modifiedMs: number): SessionSummary
   if (typeof meta !== 'object' || meta.type !== 'meta') return undefined;
 
   let messageCount = 0;
+  let turns = 0;
   let title: string | undefined;
   for (let index = 1; index < lines.length; index++) {
     const line = lines[index] as string;
     if (line.startsWith(MESSAGE_LINE_PREFIX)) {
       messageCount++;
+      if (line.startsWith(USER_LINE_PREFIX)) turns++;
       if (title === undefined) title = titleOf(parseEntry(line));
     } else if (line.startsWith(COMPACTION_LINE_PREFIX)) {
       const entry = parseEntry(line);
       if (typeof entry !== 'object' || entry.type !== 'compaction') continue;
       messageCount = entry.messages.length;
+      turns = entry.messages.filter((message) => message.role === 'user' && !isCompactionSummary(message)).length;
       title ??= entry.messages.map((message) => titleOfMessage(message)).find((found) => found !== undefined);
     }
   }
@@ -115,7 +125,9 @@ function summarize(id: string, path: string, modifiedMs: number): SessionSummary
     createdAt: meta.createdAt,
     updatedAt: new Date(modifiedMs).toISOString(),
     messageCount,
+    turns,
     title: title ?? '',
+    ...(typeof meta.branch === 'string' && meta.branch !== '' && { branch: meta.branch }),
   };
 }
 
@@ -129,7 +141,7 @@ function titleOfMessage(message: ModelMessage): string | undefined {
     typeof message.content === 'string'
       ? message.content
       : message.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ');
-  const oneLine = text.replace(/\s+/g, ' ').trim();
+  const oneLine = splitAttachedFiles(text).typed.replace(/\s+/g, ' ').trim();
   if (oneLine === '') return undefined;
   const characters = Array.from(oneLine);
   return characters.length <= TITLE_LENGTH ? oneLine : `${characters.slice(0, TITLE_LENGTH - 1).join('')}…`;

@@ -2,6 +2,8 @@ import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, un
 import type { ModelMessage } from 'ai';
 import { stringifyBounded } from '../agent/bounded-json.ts';
 import type { TokenUsage } from '../agent/events.ts';
+import type { TodoItem } from '../tools/todo/todo-list.ts';
+import { forTranscript } from '../agent/image-parts.ts';
 import { redactSecrets } from '../agent/redact-secrets.ts';
 import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionMeta } from './session-entry.ts';
 import { makeFolders, reasonOf } from './session-home.ts';
@@ -14,12 +16,14 @@ export interface SessionWriter {
   readonly path: string;
   /** The last failure to save (disk full, folder removed…); the conversation goes on regardless. */
   readonly lastError: Error | undefined;
-  /** Appends one history message as one line, synchronously. */
+  /** Appends one history message as one line, synchronously (a picture in it as a note: `forTranscript`). */
   appendMessage(message: ModelMessage): void;
   /** Records a /compact: later loads replace every earlier message with `replacement`. */
   appendCompaction(replacement: ModelMessage[]): void;
   /** Records the provider-reported usage of a turn (summed by `loadSession`). */
   appendUsage(usage: TokenUsage): void;
+  /** Records the model's todo list as it is now (the last one is restored on load). */
+  appendTodo(items: readonly TodoItem[]): void;
   /** Closes the file. A session this writer created and never appended to is deleted, not left empty. */
   close(): void;
 }
@@ -30,6 +34,8 @@ export interface CreateSessionOptions {
   cwd: string;
   provider: string;
   model: string;
+  /** The git branch the session starts on (`readGitBranch`), shown by the /resume picker. */
+  branch?: string;
   now?: () => Date;
   /** Keys scrubbed from every line before it is written (an error echoing the key is saved without it). */
   secrets?: readonly string[];
@@ -53,6 +59,7 @@ export function createSession(options: CreateSessionOptions): SessionWriter {
     provider: options.provider,
     model: options.model,
     createdAt: createdAt.toISOString(),
+    ...(options.branch !== undefined && { branch: options.branch }),
   };
   let release: (() => void) | undefined;
   try {
@@ -132,15 +139,19 @@ class FileSessionWriter implements SessionWriter {
   }
 
   appendMessage(message: ModelMessage): void {
-    this.#append({ type: 'message', message });
+    this.#append({ type: 'message', message: forTranscript(message) });
   }
 
   appendCompaction(replacement: ModelMessage[]): void {
-    this.#append({ type: 'compaction', messages: replacement });
+    this.#append({ type: 'compaction', messages: replacement.map(forTranscript) });
   }
 
   appendUsage(usage: TokenUsage): void {
     this.#append({ type: 'usage', usage });
+  }
+
+  appendTodo(items: readonly TodoItem[]): void {
+    this.#append({ type: 'todo', items: [...items] });
   }
 
   close(): void {

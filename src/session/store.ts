@@ -2,10 +2,11 @@ import { readFileSync, statSync } from 'node:fs';
 import type { ModelMessage } from 'ai';
 import { findUnansweredToolCalls, repairHistory } from '../agent/context-window.ts';
 import { addUsage, emptyUsage, type TokenUsage } from '../agent/events.ts';
+import type { TodoItem } from '../tools/todo/todo-list.ts';
 import { parseEntry, SESSION_FORMAT_VERSION, type SessionMeta } from './session-entry.ts';
 import { sessionPath, sessionsDirectory } from './session-paths.ts';
 
-export type { CompactionEntry, MessageEntry, SessionEntry, SessionMeta, UsageEntry } from './session-entry.ts';
+export type { CompactionEntry, MessageEntry, SessionEntry, SessionMeta, TodoEntry, UsageEntry } from './session-entry.ts';
 export { isValidSessionId, sessionPath, sessionsDirectory } from './session-paths.ts';
 export { createSession, openSessionForAppend, type CreateSessionOptions, type SessionWriter } from './session-writer.ts';
 export { SessionLockedError } from './session-lock.ts';
@@ -18,8 +19,15 @@ export interface LoadedSession {
   messages: ModelMessage[];
   /** Provider-reported usage summed over the session. */
   usage: TokenUsage;
-  /** One line each, for the user: damaged lines skipped, interrupted tool calls, a missing meta line. */
+  /** The model's todo list as the session left it (a /compact keeps it). */
+  todo: TodoItem[];
+  /** One line each, for the user: damaged lines skipped, a missing meta line. */
   warnings: string[];
+  /**
+   * Tool calls the file left without a result, now marked interrupted: the process ended while they
+   * ran or were being asked about (a crash, a kill). A call the user stopped has its result on file.
+   */
+  unfinishedCalls: number;
 }
 
 /**
@@ -44,6 +52,7 @@ export function loadSession(home: string, id: string): LoadedSession {
   let meta: SessionMeta | undefined;
   let messages: ModelMessage[] = [];
   let usage = emptyUsage();
+  let todo: TodoItem[] = [];
   const lines = text.split('\n');
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
@@ -67,6 +76,9 @@ export function loadSession(home: string, id: string): LoadedSession {
       case 'compaction':
         messages = [...entry.messages];
         break;
+      case 'todo':
+        todo = entry.items;
+        break;
       case 'usage':
         usage = addUsage(usage, {
           inputTokens: finiteOrZero(entry.usage.inputTokens),
@@ -83,12 +95,8 @@ export function loadSession(home: string, id: string): LoadedSession {
     warnings.push(`session ${id}: the session details (first line) are missing; folder, provider and model are unknown`);
     meta = { type: 'meta', version: SESSION_FORMAT_VERSION, id, cwd: '', provider: '', model: '', createdAt: modifiedAt(path) };
   }
-  const interrupted = findUnansweredToolCalls(messages).length;
-  if (interrupted > 0) {
-    const calls = interrupted === 1 ? '1 tool call' : `${interrupted} tool calls`;
-    warnings.push(`session ${id}: ${calls} did not finish and ${interrupted === 1 ? 'is' : 'are'} marked as interrupted`);
-  }
-  return { meta, messages: repairHistory(messages), usage, warnings };
+  const unfinishedCalls = findUnansweredToolCalls(messages).length;
+  return { meta, messages: repairHistory(messages), usage, todo, warnings, unfinishedCalls };
 }
 
 function finiteOrZero(value: unknown): number {

@@ -27,8 +27,9 @@ export const MODE_SUMMARIES: Record<ApprovalMode, string> = {
 };
 
 /**
- * The built-in tools that only read, the ones plan mode offers. An allow-list, so a tool added
- * later (or any MCP tool, which may write) is refused in plan mode until it is known to be safe.
+ * The built-in tools that only read, the ones plan mode offers (and `todo_write`, which changes
+ * nothing but the model's own checklist). An allow-list, so a tool added later (or any MCP tool,
+ * which may write) is refused in plan mode until it is known to be safe.
  */
 export const PLAN_MODE_TOOLS: ReadonlySet<string> = new Set([
   'read_file',
@@ -37,8 +38,12 @@ export const PLAN_MODE_TOOLS: ReadonlySet<string> = new Set([
   'get_weather',
   'calculate',
   'current_time',
+  'todo_write',
   'web_search',
   'web_fetch',
+  // Reads of what a configured MCP server serves (resources/read is read-only by the protocol), not its tools.
+  'list_mcp_resources',
+  'read_mcp_resource',
 ]);
 
 export function isApprovalMode(value: string): value is ApprovalMode {

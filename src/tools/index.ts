@@ -15,6 +15,9 @@ import { createSearchFilesTool } from './files/search-files.ts';
 import { createRunCommandTool } from './shell/run-command.ts';
 import type { SearchConfig } from './web/web-config.ts';
 import { createWebTools } from './web/web-tools.ts';
+import { redactSecrets } from '../agent/redact-secrets.ts';
+import { TodoList } from './todo/todo-list.ts';
+import { createTodoWriteTool } from './todo/todo-write.ts';
 
 export interface ToolContext {
   /** The folder Sylvan was started in; file tools never leave it. */
@@ -36,6 +39,8 @@ export interface ToolContext {
   sandbox?: CommandSandbox;
   /** Calls the user allowed the network at their approval. */
   networkGrants?: NetworkGrants;
+  /** The session's todo list, which `todo_write` replaces; a list of its own when absent. */
+  todo?: TodoList;
 }
 
 /** The registry: every tool the model can call, made for this workspace. */
@@ -59,6 +64,7 @@ export function createTools(context: ToolContext) {
         return context.secrets?.() ?? [];
       },
     }),
+    todo_write: createTodoWriteTool(context.todo ?? new TodoList(), (text) => redactSecrets(text, context.secrets?.() ?? [])),
     ...createWebTools(context.search, { fetch: context.fetch, toolTimeoutMs: context.toolTimeoutMs }),
   } satisfies ToolSet;
   // Inside the timeout wrapper: a stopped command's checkpoint is finished when it has really ended.

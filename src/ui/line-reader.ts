@@ -2,12 +2,12 @@ import { createCompleter, type CompleterOptions } from './input/completion.ts';
 import { LineEditor } from './input/line-editor.ts';
 import type { LineReader } from './input/line-reader-contract.ts';
 
-export type { ChoiceResult, LineReader, ReadOptions, ReadResult } from './input/line-reader-contract.ts';
+export type { ChoiceResult, LineReader, PickItem, PickRequest, ReadOptions, ReadResult, TypeAhead } from './input/line-reader-contract.ts';
 
 /**
  * On a terminal: Sylvan's own line editor (`src/ui/input/`), which keeps the terminal in raw mode
- * for the whole session, so type-ahead during a turn is held for the next prompt instead of being
- * echoed over the answer, and Ctrl-C or Esc then reach `onInterrupt`. Imported statically: a
+ * for the whole session, so type-ahead during a turn is drawn by the live area under the answer
+ * (never echoed into it) and held for the next prompt, and Ctrl-C or Esc then reach `onInterrupt`. Imported statically: a
  * prompt always needs it, and the build then puts it in the file that draws the prompt.
  */
 export function createTerminalReader(options: {

@@ -8,12 +8,13 @@ export function promptFor(mode: ApprovalMode): string {
 }
 
 /**
- * The status row under the message being typed: the mode, what it means, how to switch. Right after
- * a plan was made, a switch out of plan mode says how to carry it out.
+ * The status row under the message being typed: the git branch (first, so a narrow terminal still
+ * shows it), the mode, what it means, how to switch. Right after a plan was made, a switch out of
+ * plan mode says how to carry it out.
  */
-export function modeFooter(mode: ApprovalMode, planToCarryOut = false): string {
+export function modeFooter(mode: ApprovalMode, planToCarryOut = false, branch?: string): string {
   const next = planToCarryOut && mode !== 'plan' ? ' · say "go" to carry out the plan' : ' · shift+tab to switch';
-  return `${mode} mode · ${MODE_SUMMARIES[mode]}${next}`;
+  return `${branch === undefined ? '' : `git: ${branch} · `}${mode} mode · ${MODE_SUMMARIES[mode]}${next}`;
 }
 
 /** The live status line's tag during a turn: the mode unless it is the default. */

@@ -5,7 +5,8 @@ import { nonInteractiveApproval } from './approval-prompt.ts';
 import { CutOffWatch } from './cut-off-notice.ts';
 import { jsonEventLine } from './json-event-line.ts';
 import { EventRenderer, type Output } from './render.ts';
-import { sanitize } from './sanitize.ts';
+import { sanitize, sanitizeLine } from './sanitize.ts';
+import { parsePromptCall } from '../commands/mcp-prompt-arguments.ts';
 
 export interface PrintOptions {
   config: Config;
@@ -33,7 +34,9 @@ export async function runPrint(options: PrintOptions): Promise<number> {
   // With --json the finish reason is in the turn-end event; stderr still says an answer was cut off.
   const cutOff = new CutOffWatch();
   let exitCode = 1;
-  for await (const event of options.runtime.runTurn(options.prompt, options.signal, approval, { mode })) {
+  const message = await promptOrMessage(options);
+  if (typeof message === 'number') return message;
+  for await (const event of options.runtime.runTurn(message, options.signal, approval, { mode })) {
     if (config.json) {
       stdout.write(`${jsonEventLine(event, config.debug)}\n`);
       const notice = cutOff.see(event);
@@ -48,4 +51,26 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     }
   }
   return exitCode;
+}
+
+/**
+ * `-p "/server:prompt args…"` runs that MCP prompt and sends its text (shown on stderr); a missing
+ * argument or an unknown prompt exits 2, a server failure 1, with one line saying why.
+ */
+async function promptOrMessage(options: PrintOptions): Promise<string | number> {
+  const mcp = options.runtime.mcp;
+  const call = mcp && options.prompt.startsWith('/') ? parsePromptCall(options.prompt, mcp.serverNames) : undefined;
+  if (!mcp || !call) return options.prompt;
+  const { promptPreview, runMcpPrompt } = await import('./mcp-prompt-command.ts');
+  const outcome = await runMcpPrompt(call, {
+    mcp,
+    waitMs: (options.config.mcpStartTimeoutSeconds ?? 10) * 1000,
+    slow: (_label, work) => work(options.signal),
+  });
+  if (!outcome.ok) {
+    options.stderr.write(`${sanitizeLine(outcome.message)}\n`);
+    return outcome.cancelled ? 130 : outcome.usage ? 2 : 1;
+  }
+  for (const line of promptPreview(`/${call.server}:${call.prompt}`, outcome, (text) => text)) options.stderr.write(`${line}\n`);
+  return outcome.text;
 }

@@ -3,6 +3,7 @@ import type { AgentEvent, TokenUsage } from '../agent/events.ts';
 import { CutOffWatch } from './cut-off-notice.ts';
 import { cutToWidth } from './display-width.ts';
 import { previewValue } from './preview-value.ts';
+import { retryLine } from './retry-line.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
 
 /** A stream the renderer writes to: stdout, stderr, or a test's buffer. */
@@ -114,6 +115,10 @@ export class EventRenderer {
         break;
       case 'tool-progress':
         this.drawProgress(event.text);
+        break;
+      case 'retry':
+        // For a person watching (print mode on a terminal); a pipe's reader gets the answer or the one error line.
+        if (this.activity.isTTY === true) this.activityLine(dim(retryLine(event)));
         break;
       case 'turn-end':
         this.endReasoning();

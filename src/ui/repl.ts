@@ -1,13 +1,13 @@
 import type { Config } from '../config.ts';
-import { emptyUsage } from '../agent/events.ts';
-import type { Runtime } from '../runtime.ts';
+import { emptyUsage, type StopReason } from '../agent/events.ts';
+import type { Runtime, TurnRequest } from '../runtime.ts';
 import { InteractiveApproval, pipedReplApproval } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
-import { sanitizeLine } from './sanitize.ts';
 import { runSlashCommand } from './slash-commands.ts';
+import { attachResources, resourceMentions } from './input/attach-resources.ts';
 import { formatPreview } from './preview-view.ts';
-import { sanitize } from './sanitize.ts';
+import { sanitize, sanitizeLine } from './sanitize.ts';
 import type { TerminalRenderer } from './terminal-renderer.ts';
 import { ToolCallLog, trackToolEvent } from './tool-calls.ts';
 import { contextFill } from './usage-report.ts';
@@ -15,6 +15,7 @@ import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { ReplState } from './repl-state.ts';
 import { nextApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
 import { modeFooter, modeTag, promptFor } from './mode-display.ts';
+import { gitBranch } from './git-branch.ts';
 
 export interface ReplOptions {
   config: Config;
@@ -70,6 +71,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   let mode: ApprovalMode = options.config.approvalMode;
   /** The last turn ran in plan mode: out of it, the row under the prompt says how to carry the plan out. */
   let planned = false;
+  // Read again at every prompt: a command the model ran may have switched the branch.
+  const footer = () => modeFooter(mode, planned, gitBranch(options.config.cwd));
 
   const getState = async (): Promise<ReplState> => {
     if (state) return state;
@@ -119,6 +122,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       },
       thinking: 'whole',
       lastToolCalls: [],
+      pick: reader.pick && ((request) => reader.pick!(request)),
+      output,
       status: (label) => {
         let stopped = false;
         let live: import('./status.ts').LiveStatus | undefined;
@@ -127,7 +132,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
         if (output.isTTY) {
           void import('./status.ts').then(({ LiveStatus }) => {
             if (stopped) return;
-            live = new LiveStatus(output, colour);
+            live = new LiveStatus(output, colour, Date.now, () => undefined, reader.typeAhead);
             live.start(label);
             if (early !== '') live.addProgress(early);
           });
@@ -157,10 +162,10 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
 
   while (true) {
     const readPromise = reader.read(promptFor(mode), {
-      footer: modeFooter(mode, planned),
+      footer: footer(),
       onShiftTab: () => {
         mode = nextApprovalMode(mode);
-        return { prompt: promptFor(mode), footer: modeFooter(mode, planned) };
+        return { prompt: promptFor(mode), footer: footer() };
       },
     });
     // The SDK loads while the user types: nothing heavy happens before the prompt is drawn.
@@ -195,19 +200,18 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       continue;
     }
 
+    let message = line;
+    let images: TurnRequest['images'];
     if (line.startsWith('/')) {
       const outcome = await runSlashCommand(line, current);
       if (outcome === 'exit') return 0;
-      continue;
-    }
-
-    let message = line;
-    if (/(^|\s)@\S/.test(line)) {
-      const { attachFiles } = await import('./input/attach-files.ts');
-      const attached = await attachFiles(line, { workspaceRoot: options.config.cwd, secretPatterns: options.config.secretPatterns });
-      for (const problem of attached.problems) print(colour.yellow(`  ${sanitizeLine(problem)}`));
-      if (attached.files.length > 0) print(colour.dim(`  attached ${attached.files.map(sanitizeLine).join(', ')}`));
-      message = attached.message;
+      if (typeof outcome !== 'object') continue;
+      // An MCP server's prompt is this turn's message as it came: an @ in its text attaches nothing.
+      message = outcome.send;
+    } else if (/(^|\s)@\S/.test(line) || /\.(?:png|jpe?g|gif|webp)\b/i.test(line)) {
+      const prepared = await attachToMessage(line, current);
+      if (!prepared) continue;
+      ({ text: message, images } = prepared);
     }
 
     const controller = new AbortController();
@@ -220,22 +224,28 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     });
     // The terminal renderer (and through it the markdown and highlighting libraries) loads on the first turn, not before the prompt.
     const live = output.isTTY
-      ? new (await import('./terminal-renderer.ts')).TerminalRenderer(output, { thinking: () => current.thinking, statusTag: () => modeTag(mode) })
+      ? new (await import('./terminal-renderer.ts')).TerminalRenderer(output, {
+          thinking: () => current.thinking,
+          statusTag: () => modeTag(mode),
+          typeAhead: reader.typeAhead,
+        })
       : undefined;
     const renderer = live ?? new EventRenderer(output, output);
     const toolCalls = live?.toolCalls ?? new ToolCallLog();
     current.lastToolCalls = toolCalls.records;
     live?.begin();
     let turnUsage = emptyUsage();
+    let stopReason: StopReason | undefined;
     try {
       const policy = options.pipedInput ? pipedReplApproval(current.approval) : current.approval;
       const turnMode = mode;
       planned = turnMode === 'plan';
-      for await (const event of current.runtime.runTurn(message, controller.signal, live ? hidingLiveRows(policy, live) : policy, { mode: turnMode })) {
+      for await (const event of current.runtime.runTurn(message, controller.signal, live ? hidingLiveRows(policy, live) : policy, { mode: turnMode, images })) {
         if (!live) trackToolEvent(toolCalls, event);
         await renderer.render(event);
         if (event.type === 'turn-end') {
           turnUsage = event.usage;
+          stopReason = event.stopReason;
           if (event.debug && current.config.debug) print(colour.dim(sanitize(event.debug)));
         }
       }
@@ -245,11 +255,39 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       turnController = undefined;
     }
     if (quit) return 130;
+    // What was queued during the turn follows an answer that completed; after a stop or a failure it is the user's to send again.
+    if (stopReason !== 'completed') reader.typeAhead?.takeBack();
     if (turnUsage.inputTokens + turnUsage.outputTokens > 0) {
       const context = contextFill(current.runtime);
       renderer.dimLine(`· ${formatUsage(turnUsage)} · context ${context.percent}% of ${context.window}`);
     }
   }
+}
+
+/**
+ * The message with what its `@path` and `@server:uri` words attach after it, and its pictures;
+ * one line says what was attached, one line each what was not. Undefined: not to be sent yet.
+ */
+async function attachToMessage(line: string, state: ReplState): Promise<{ text: string; images: NonNullable<TurnRequest['images']> } | undefined> {
+  const { config, runtime, colour } = state;
+  const mentions = runtime.mcp ? resourceMentions(line, runtime.mcp.serverNames) : [];
+  const resources =
+    mentions.length > 0 && runtime.mcp
+      ? await attachResources(mentions, runtime.mcp, (config.mcpStartTimeoutSeconds ?? 10) * 1000)
+      : { blocks: '', problems: [], attached: [] };
+  for (const problem of resources.problems) state.print(colour.yellow(`  ${sanitizeLine(problem)}`));
+  if (resources.attached.length > 0) state.print(colour.dim(`  attached ${resources.attached.map(sanitizeLine).join(', ')}`));
+  const { withAttachments } = await import('./message-attachments.ts');
+  const prepared = await withAttachments(line, {
+    workspaceRoot: config.cwd,
+    secretPatterns: config.secretPatterns,
+    notFiles: new Set(mentions.map((mention) => mention.word)),
+    model: runtime.model,
+    provider: config.provider,
+    print: state.print,
+    colour,
+  });
+  return prepared && { text: prepared.text + resources.blocks, images: prepared.images };
 }
 
 /** The live rows (status, pending text) make way while the user is asked to approve a call. */

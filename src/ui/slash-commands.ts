@@ -1,4 +1,6 @@
 import { listSessions, sessionsUnavailable } from '../session/store.ts';
+import { parsePromptCall } from '../commands/mcp-prompt-arguments.ts';
+import { cutToWidth } from './display-width.ts';
 import { showInstructions, showMcpServers } from './mcp-commands.ts';
 import { modelCommand, thinkCommand } from './model-commands.ts';
 import type { ReplState } from './repl-state.ts';
@@ -8,6 +10,7 @@ import { modeCommand } from './mode-command.ts';
 import { contextFill, usageReport } from './usage-report.ts';
 import { helpSections } from './help-columns.ts';
 import { wrapStyled } from './display-width.ts';
+import { todoReport } from './todo-view.ts';
 
 interface SlashCommand {
   name: string;
@@ -23,14 +26,22 @@ const KEYS: readonly (readonly [string, string])[] = [
   ['← → Home End', 'move (Ctrl-A / Ctrl-E: start / end of line)'],
   ['Ctrl/Alt + ← →', 'move by word'],
   ['↑ ↓', 'move between lines, then through earlier messages'],
+  ['Ctrl-R', 'search earlier messages (again: older; Enter sends; → edits; Esc cancels)'],
+  ['Ctrl-G, Ctrl-X Ctrl-E', 'edit the message in $VISUAL / $EDITOR'],
   ['Ctrl-U Ctrl-K Ctrl-W', 'delete to line start / to line end / the word before'],
   ['Ctrl-L', 'clear the screen'],
   ['Tab', 'complete a /command or an @path'],
   ['Esc Esc', 'at an empty prompt: /rewind'],
   ['Shift+Tab', 'switch the mode: ask → auto-edit → plan'],
-  ['@path', 'attach a workspace file to the message'],
+  ['@path', 'attach a workspace file (or a picture, for a model that sees images) to the message'],
   ['!command', 'run a shell command yourself, without a question; its output joins the conversation'],
-  ['typing during an answer', 'sent as the next message when the answer ends'],
+  ['typing during an answer', 'shown under it; Enter queues it as the next message, Esc/Ctrl-C gives it back'],
+];
+
+/** What the rows around the prompt show, as /help lists them. */
+const STATUS: readonly (readonly [string, string])[] = [
+  ['under the prompt', 'the git branch, the approval mode and what it means'],
+  ['during an answer', 'what is happening, seconds, retries (rate limited · retrying (1/3) in 2 s)'],
 ];
 
 const COMMANDS: SlashCommand[] = [
@@ -118,7 +129,7 @@ const COMMANDS: SlashCommand[] = [
   {
     name: '/sessions',
     usage: '/sessions',
-    summary: 'recent sessions in this folder (resume with sylvan --resume ID)',
+    summary: 'recent sessions in this folder (resume one with /resume ID)',
     run(_argument, state) {
       const sessions = listSessions(state.config.home, { cwd: state.config.cwd, limit: 10 });
       if (sessions.length === 0) {
@@ -128,9 +139,15 @@ const COMMANDS: SlashCommand[] = [
       }
       for (const session of sessions) {
         const current = session.id === state.runtime.sessionId ? ' (this one)' : '';
-        state.print(`  ${sanitizeLine(session.id)}  ${state.dim(`${session.messageCount} messages`)}  ${sanitizeLine(session.title)}${current}`);
+        state.print(`  ${sanitizeLine(session.id)}  ${state.dim(`${session.messageCount} messages`)}  ${cutToWidth(sanitizeLine(session.title), 60)}${current}`);
       }
     },
+  },
+  {
+    name: '/resume',
+    usage: '/resume [id]',
+    summary: 'go on with another saved session (a picker without an id)',
+    run: async (argument, state) => (await import('./resume-command.ts')).resumeCommand(argument, state),
   },
   {
     name: '/clear',
@@ -156,7 +173,7 @@ const COMMANDS: SlashCommand[] = [
   {
     name: '/mcp',
     usage: '/mcp',
-    summary: 'MCP servers: status, tools, last error',
+    summary: 'MCP servers: status, tools, prompts, resources, last error',
     run: (_argument, state) => showMcpServers(state),
   },
   {
@@ -198,6 +215,14 @@ const COMMANDS: SlashCommand[] = [
     },
   },
   {
+    name: '/todo',
+    usage: '/todo',
+    summary: "the model's todo list for the current work",
+    run(_argument, state) {
+      for (const line of todoReport(state.runtime.todo.items, state.colour, Math.max(40, (process.stdout.columns || 100) - 1))) state.print(line);
+    },
+  },
+  {
     name: '/undo',
     usage: '/undo',
     summary: "reverse the last turn's file changes",
@@ -229,10 +254,14 @@ const COMMANDS: SlashCommand[] = [
  */
 export function helpLines(width: number | undefined, dim: (text: string) => string = (text) => text): string[] {
   // One name column for the commands and the keys, so both lists line up.
-  const [commands = [], keys = []] = helpSections([COMMANDS.map((command) => [command.usage, command.summary] as const), KEYS], width, dim);
+  const [commands = [], keys = [], status = []] = helpSections(
+    [COMMANDS.map((command) => [command.usage, command.summary] as const), KEYS, STATUS],
+    width,
+    dim,
+  );
   const quitting = 'Esc or Ctrl-C stops an answer; Ctrl-C twice at an empty prompt, Ctrl-D, exit or /exit quits.';
   const quit = (width === undefined ? [quitting] : wrapStyled(quitting, width - 3)).map((row) => dim(`  ${row}`));
-  return [...commands, ...quit, '  Keys:', ...keys];
+  return [...commands, ...quit, '  Keys:', ...keys, '  Status:', ...status];
 }
 
 export const SLASH_COMMANDS: readonly string[] = COMMANDS.map((command) => command.name);
@@ -240,13 +269,18 @@ export const SLASH_COMMANDS: readonly string[] = COMMANDS.map((command) => comma
 /** Each command with its one-line description, for the menu shown as `/` is typed. */
 export const SLASH_COMMAND_SUMMARIES: readonly { name: string; summary: string }[] = COMMANDS.map(({ name, summary }) => ({ name, summary }));
 
-/** Runs a `/command`; unknown ones get a hint, never an error. */
-export async function runSlashCommand(line: string, state: ReplState): Promise<'exit' | void> {
+/**
+ * Runs a `/command`: a built-in one, else an MCP server's prompt (`/server:prompt …`), whose text
+ * comes back as the message to send. Unknown ones get a hint, never an error.
+ */
+export async function runSlashCommand(line: string, state: ReplState): Promise<'exit' | void | { send: string }> {
   const [name = '', ...rest] = line.split(/\s+/);
   const command = COMMANDS.find((candidate) => candidate.name === name.toLowerCase());
-  if (!command) {
-    state.print(`  Unknown command ${name}. Try /help.`);
-    return;
+  if (command) return command.run(rest.join(' '), state);
+  const promptCall = state.runtime.mcp ? parsePromptCall(line, state.runtime.mcp.serverNames) : undefined;
+  if (promptCall) {
+    const send = await (await import('./mcp-prompt-command.ts')).promptMessage(promptCall, state);
+    return send === undefined ? undefined : { send };
   }
-  return command.run(rest.join(' '), state);
+  state.print(`  Unknown command ${sanitizeLine(name)}. Try /help.`);
 }

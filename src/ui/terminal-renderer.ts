@@ -5,12 +5,16 @@ import { MarkdownStream } from './markdown/stream.ts';
 import { pendingRows } from './markdown/pending-rows.ts';
 import { supportsHyperlinks } from './markdown/render-blocks.ts';
 import { CutOffWatch } from './cut-off-notice.ts';
+import type { TypeAhead } from './input/line-reader-contract.ts';
 import { chalkFor, formatCall, type Output } from './render.ts';
+import { retryLine } from './retry-line.ts';
 import { sanitize } from './sanitize.ts';
 import { forScreen, progressLines } from './screen-text.ts';
 import { liveWidth } from './live-area.ts';
 import { LiveStatus } from './status.ts';
 import { finishedCallLines, formatDuration, ToolCallLog } from './tool-calls.ts';
+import { checklistRows, collapsedChecklist, LIVE_CHECKLIST_ROWS } from './todo-view.ts';
+import type { TodoItem } from '../tools/todo/todo-list.ts';
 
 /** How reasoning is shown: streamed whole, or one line (`thought for 6s`) when it ends. */
 export type ThinkingDisplay = 'whole' | 'summary';
@@ -19,6 +23,8 @@ export interface TerminalRendererOptions {
   thinking?: () => ThinkingDisplay;
   /** Named on the status line after the clock (the approval mode, when it is not the default). */
   statusTag?: () => string | undefined;
+  /** What the user types during the turn, drawn under the status line. */
+  typeAhead?: TypeAhead;
   now?: () => number;
   environment?: NodeJS.ProcessEnv;
 }
@@ -55,6 +61,8 @@ export class TerminalRenderer {
   /** An approval question is on screen: a spinner must not draw over it. */
   private asking = false;
   private readonly cutOff = new CutOffWatch();
+  /** The todo list the model wrote this turn: live above the status line, one line when the turn ends. */
+  private todo: readonly TodoItem[] | undefined;
 
   constructor(
     private readonly output: Output,
@@ -64,7 +72,7 @@ export class TerminalRenderer {
     this.now = options.now ?? Date.now;
     this.thinking = options.thinking ?? (() => 'whole');
     this.hyperlinks = supportsHyperlinks(options.environment);
-    this.status = new LiveStatus(output, this.colour, this.now, options.statusTag);
+    this.status = new LiveStatus(output, this.colour, this.now, options.statusTag, options.typeAhead);
     this.toolCalls = new ToolCallLog(this.now);
   }
 
@@ -83,6 +91,7 @@ export class TerminalRenderer {
   resume(): void {
     this.asking = false;
     if (this.ended) return;
+    this.showChecklist();
     const running = this.toolCalls.running;
     // A call's duration is its run, not the time the user took to answer.
     for (const record of running) record.startedAt = this.now();
@@ -114,6 +123,16 @@ export class TerminalRenderer {
       case 'tool-progress':
         this.status.addProgress(progressLines(event.text));
         return;
+      case 'retry':
+        // The request is sent again after a wait: the status line counts it down, then waits for the model again.
+        if (!this.ended && !this.asking) {
+          this.status.countDown(event.delayMs, (left) => retryLine(event, left), `${WAITING} · retry ${event.attempt}/${event.maxRetries}`);
+        }
+        return;
+      case 'todo':
+        this.todo = event.items;
+        if (!this.ended && !this.asking) this.showChecklist();
+        return;
       case 'tool-result':
       case 'tool-error':
       case 'tool-denied': {
@@ -136,6 +155,7 @@ export class TerminalRenderer {
         this.ended = true;
         await this.settle();
         this.status.close();
+        if (this.todo && this.todo.length > 0) this.printLines([this.colour.dim(collapsedChecklist(this.todo))], 'activity');
         if (event.stopReason !== 'completed' && event.message) {
           const colour = event.stopReason === 'error' ? this.colour.red : this.colour.yellow;
           this.printLines([colour(`${event.stopReason === 'error' ? '✗' : '■'} ${sanitize(event.message)}`)], 'activity');
@@ -156,6 +176,10 @@ export class TerminalRenderer {
   close(): void {
     this.ended = true;
     this.status.close();
+  }
+
+  private showChecklist(): void {
+    this.status.setChecklist(this.todo ? checklistRows(this.todo, this.colour, this.width(), LIVE_CHECKLIST_ROWS) : []);
   }
 
   /** The status line, unless the turn is over or the user is being asked something. */

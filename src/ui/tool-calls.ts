@@ -57,10 +57,13 @@ export function formatDuration(milliseconds: number): string {
   return `${Math.floor(seconds / 60)}m ${Math.round(seconds % 60)}s`;
 }
 
-/** The two lines of a finished call: `✓ name(args) · 0.3s` and its result, dimmed, on one line. */
-export function finishedCallLines(record: ToolCallRecord, colour: ChalkInstance, width: number): string[] {
+/**
+ * The two lines of a finished call: `✓ name(args) · 0.3s` and its result, dimmed, on one line. A
+ * call redrawn from a saved session has no duration (`timed` false).
+ */
+export function finishedCallLines(record: ToolCallRecord, colour: ChalkInstance, width: number, timed = true): string[] {
   const call = formatCall(record.toolName, record.input);
-  const took = colour.dim(` · ${formatDuration((record.endedAt ?? record.startedAt) - record.startedAt)}`);
+  const took = timed ? colour.dim(` · ${formatDuration((record.endedAt ?? record.startedAt) - record.startedAt)}`) : '';
   const outcome = record.outcome;
   if (outcome?.kind === 'result') {
     return [`${colour.green('✓')} ${call}${took}`, colour.dim(`  ⎿ ${summariseResult(outcome.output, width - 6)}`)];

@@ -250,6 +250,26 @@ describe('agentLoop', () => {
     assert.deepEqual(roles(conversation.messages), ['user', 'assistant', 'tool']);
   });
 
+  test('a call the user stops while being asked is answered as interrupted through the listener, so the session saves it', async () => {
+    const controller = new AbortController();
+    const saved: ModelMessage[] = [];
+    const conversation = new Conversation([], (message) => saved.push(message));
+    const asking: ApprovalPolicy = {
+      decide: () => 'ask',
+      ask: () => {
+        controller.abort();
+        return new Promise(() => {});
+      },
+    };
+    const model = scriptedModel([{ calls: [{ id: 'call_w', name: 'write_file', input: { path: 'a.txt', content: 'x' } }] }]);
+    const turn = agentLoop(turnOptions(model, { conversation, approval: asking, abortSignal: controller.signal }));
+    for await (const event of turn) void event;
+    assert.deepEqual(roles(saved), ['user', 'assistant', 'tool']);
+    assert.deepEqual(findUnansweredToolCalls(saved), [], 'what was saved answers every call');
+    assert.deepEqual(saved, [...conversation.messages], 'the saved history is the one in memory');
+    assert.match(JSON.stringify(saved.at(-1)), /Interrupted: this tool call did not finish/);
+  });
+
   test('a denied call reaches the model as a denial and the turn goes on', async () => {
     const model = scriptedModel([{ calls: [{ name: 'write_file', input: { path: 'a.txt', content: 'x' } }] }, { text: 'It was denied.' }]);
     const { events, end, log } = await run(model);

@@ -38,4 +38,25 @@ describe('ToolProgressChannel', { timeout: 5_000 }, () => {
     for await (const event of channel.merge(turn())) events.push(event);
     assert.deepEqual(events, [{ type: 'notice', message: 'hi' }]);
   });
+
+  test('a retry reported while the loop waits on the model request is yielded at once', async () => {
+    const channel = new ToolProgressChannel();
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    async function* turn(): AsyncGenerator<AgentEvent, StopReason> {
+      yield { type: 'step-start', step: 1 };
+      await answered;
+      yield { type: 'text-delta', text: 'hi' };
+      return 'completed';
+    }
+    const merged = channel.merge(turn());
+    assert.equal(typeOf(await merged.next()), 'step-start');
+    const waiting = merged.next();
+    channel.retry({ attempt: 1, maxRetries: 3, delayMs: 2_000, reason: 'rate-limited', status: 429 });
+    assert.deepEqual((await waiting).value, { type: 'retry', attempt: 1, maxRetries: 3, delayMs: 2_000, reason: 'rate-limited', status: 429 });
+    const next = merged.next();
+    answer();
+    assert.equal(typeOf(await next), 'text-delta');
+    assert.deepEqual(await merged.next(), { done: true, value: 'completed' });
+  });
 });

@@ -67,7 +67,8 @@ async function open(server: DashScopeServer, workspace: string, home: string, ar
     columns: 160,
   });
   after(() => terminal.close());
-  await terminal.expect(/› /, 'the first prompt');
+  // A continued session draws its earlier turns first, prompts (›) and all: the real prompt comes after the resumed line.
+  await terminal.expect(args.includes('--continue') ? /Resumed session [^\n]*\n[\s\S]*› / : /› /, 'the first prompt');
   return terminal;
 }
 

@@ -3,14 +3,14 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
 import { assertEveryRequestValid, conversationOf, requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
+import { httpError, text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { filesContaining } from '../helpers/files-containing.ts';
 import { cliAgainstServer, startedRun, type ServerRun } from '../helpers/cli-against-server.ts';
 import type { CliOptions, CliResult } from '../helpers/run-cli-limited.ts';
 
 const KEY = 'sk-sylvan-print-test-5f1c9e';
 // web_fetch is offered with no search key; web_search only with a backend (test/cli/web.test.ts).
-const ALL_TOOLS = ['calculate', 'current_time', 'edit_file', 'get_weather', 'list_files', 'read_file', 'run_command', 'search_files', 'web_fetch', 'write_file'];
+const ALL_TOOLS = ['calculate', 'current_time', 'edit_file', 'get_weather', 'list_files', 'read_file', 'run_command', 'search_files', 'todo_write', 'web_fetch', 'write_file'];
 
 /** Runs the CLI against a loopback DashScope scripted with `replies`, accepting only KEY. */
 const runAgainstServer = (replies: Reply[], options: CliOptions = {}): Promise<ServerRun> =>
@@ -57,9 +57,10 @@ const badCalls = runAgainstServer(
 );
 
 const STDIN_PROMPT = '现在几点？\n请用中文回答。';
+// Throttled once first (retry-after-ms: 0, so no wait): the retry is an event line of its own.
 const jsonFromStdin = runAgainstServer(
-  [toolCalls([{ id: 'call_clock', name: 'current_time', arguments: {} }]), text('现在是下午。')],
-  { args: ['-p', '--json'], stdin: `${STDIN_PROMPT}\n` },
+  [httpError(429, { headers: { 'retry-after-ms': '0' } }), toolCalls([{ id: 'call_clock', name: 'current_time', arguments: {} }]), text('现在是下午。')],
+  { args: ['-p', '--json'], stdin: `${STDIN_PROMPT}\n`, env: { SYLVAN_MAX_RETRIES: '3' } },
 );
 
 const WRONG_KEY = 'sk-wrong-key-leak-check-8d2e';
@@ -165,7 +166,7 @@ describe('sylvan -p --json with the question on stdin', () => {
     assert.deepEqual(conversationOf(requestAt(server, 0)), [{ role: 'user', content: STDIN_PROMPT }]);
   });
 
-  test('stdout is one JSON event per line, the call and its result included, ending with turn-end', CLI_TEST_TIMEOUT, async () => {
+  test('stdout is one JSON event per line, the retry, the call and its result included, ending with turn-end', CLI_TEST_TIMEOUT, async () => {
     const { result } = await jsonFromStdin;
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stderr, '');
@@ -175,6 +176,7 @@ describe('sylvan -p --json with the question on stdin', () => {
     assert.equal(events.filter((event) => event.type === 'turn-end').length, 1);
     assert.ok(events.some((event) => event.type === 'tool-call' && event.toolCallId === 'call_clock'));
     assert.ok(events.some((event) => event.type === 'tool-result' && event.toolCallId === 'call_clock'));
+    assert.deepEqual(events.filter((event) => event.type === 'retry'), [{ type: 'retry', attempt: 1, maxRetries: 3, delayMs: 0, reason: 'rate-limited', status: 429 }]);
     const answer = events.flatMap((event) => (event.type === 'text-delta' ? [String(event.text)] : [])).join('');
     assert.equal(answer, '现在是下午。');
     assertKeyNeverShown(result);

@@ -4,7 +4,8 @@
 import { SPAWNING_FILES } from '../file-budgets.mjs';
 
 const SHOWN = 10;
-const shortName = (file) => file.replace(/^.*?\/(?=test\/)/, '');
+/** A test file's path from the project (its source's: the suite runs it compiled, from .test-build/). */
+const shortName = (file) => file.replace(/^.*?\/(?=test\/)/, '').replace(/\.test\.js$/, '.test.ts');
 
 export default async function* fileTimes(source) {
   const started = new Map();
@@ -12,7 +13,7 @@ export default async function* fileTimes(source) {
   for await (const event of source) {
     const { file, name, nesting } = event.data ?? {};
     // The file's own entry: named by its path (absolute on Node 20, as given on Node 22).
-    if (typeof file !== 'string' || typeof name !== 'string' || nesting !== 0 || !name.endsWith('.test.ts') || !file.endsWith(name)) continue;
+    if (typeof file !== 'string' || typeof name !== 'string' || nesting !== 0 || !/\.test\.[jt]s$/.test(name) || !file.endsWith(name)) continue;
     if (event.type === 'test:dequeue') started.set(file, performance.now());
     else if (event.type === 'test:complete' && started.has(file)) seconds.set(file, (performance.now() - started.get(file)) / 1000);
   }

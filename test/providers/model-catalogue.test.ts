@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { contextWindowFor, estimateCost, supportsExplicitCache } from '../../src/providers/model-catalogue.ts';
+import { acceptsImages, contextWindowFor, estimateCost, supportsExplicitCache, thinkingSupportOf, visionModelFor } from '../../src/providers/model-catalogue.ts';
 
 const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0) => ({ inputTokens, outputTokens, cachedInputTokens });
 
@@ -80,5 +80,36 @@ describe('supportsExplicitCache', () => {
     assert.ok(Math.abs(implicit! - (2_000 * 0.05 + 2_000 * 0.05 * 0.2) / 1e6) < 1e-15, String(implicit));
     const explicit = estimateCost('qwen-flash', { inputTokens: 4_000, outputTokens: 0, cachedInputTokens: 2_000, explicitCachedInputTokens: 2_000, cacheCreationInputTokens: 1_000 });
     assert.ok(Math.abs(explicit! - (1_000 * 0.05 + 1_000 * 0.05 * 1.25 + 2_000 * 0.05 * 0.1) / 1e6) < 1e-15, String(explicit));
+  });
+});
+
+describe('acceptsImages', () => {
+  test('the vision models are marked: Qwen-VL, Qwen3-VL, QVQ on DashScope, gpt-4o* and gpt-4.1*', () => {
+    for (const model of ['qwen-vl-max', 'qwen-vl-max-latest', 'qwen-vl-plus-2025-08-15', 'qwen3-vl-plus', 'qwen3-vl-flash', 'qwen3-vl-235b-a22b-instruct', 'qwen2.5-vl-72b-instruct', 'qvq-max', 'gpt-4o', 'gpt-4o-mini-2024-07-18', 'gpt-4.1', 'gpt-4.1-nano']) {
+      assert.equal(acceptsImages(model), true, model);
+    }
+  });
+
+  test('text models are not, and neither is the mock', () => {
+    for (const model of ['qwen-plus-latest', 'qwen3-max', 'qwen3-coder-plus', 'qwq-plus', 'deepseek-chat', 'gpt-3.5-turbo', 'mock', 'llama3:8b', '']) {
+      assert.equal(acceptsImages(model), false, model);
+    }
+  });
+
+  test('a model the table does not know counts as a vision model when named like one', () => {
+    assert.equal(acceptsImages('llava:13b'), true);
+    assert.equal(acceptsImages('Qwen/Qwen2-VL-7B-Instruct'), true);
+    assert.equal(acceptsImages('llama-3.2-11b-vision-instruct'), true);
+    assert.equal(acceptsImages('devlin-7b'), false);
+  });
+
+  test('their windows and thinking, and the model named to switch to, which reads images itself', () => {
+    assert.equal(contextWindowFor('qwen3-vl-plus'), 262_144);
+    assert.equal(contextWindowFor('qwen-vl-max-latest'), 131_072);
+    assert.equal(thinkingSupportOf('qwen3-vl-plus'), 'hybrid');
+    assert.equal(thinkingSupportOf('qwen3-vl-235b-a22b-thinking'), 'always');
+    assert.equal(thinkingSupportOf('qwen3-vl-235b-a22b-instruct'), 'never');
+    assert.equal(thinkingSupportOf('qvq-max'), 'always');
+    for (const provider of ['dashscope', 'openai', 'mock']) assert.equal(acceptsImages(visionModelFor(provider)), true, provider);
   });
 });

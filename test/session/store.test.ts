@@ -143,7 +143,8 @@ describe('createSession and loadSession', () => {
       role: 'tool',
       content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'weather', output: { type: 'error-text', value: INTERRUPTED_TOOL_RESULT_TEXT } }],
     });
-    assert.deepEqual(loaded.warnings, [`session ${writer.id}: 1 tool call did not finish and is marked as interrupted`]);
+    assert.deepEqual(loaded.warnings, [], 'a call left open is counted, not warned about');
+    assert.equal(loaded.unfinishedCalls, 1);
   });
 
   test('skips entry types it does not know, silently', () => {
@@ -213,7 +214,7 @@ describe('SessionWriter failures', () => {
 
 describe('listSessions and latestSession', () => {
   test('lists newest first with folder, model, message count and a one-line title', () => {
-    const long = `Please refactor\nthe   parser so that ${'it handles every edge case '.repeat(5)}`;
+    const long = `Please refactor\nthe   parser so that ${'it handles every edge case '.repeat(10)}`;
     const older = write('/projects/a', [{ role: 'user', content: long }, { role: 'assistant', content: 'ok' }], 300);
     const newer = write('/projects/b', [{ role: 'user', content: '你好' }], 10);
     const middle = write('/projects/a', [{ role: 'user', content: [{ type: 'text', text: 'fix tests' }] }], 100);
@@ -225,7 +226,8 @@ describe('listSessions and latestSession', () => {
     assert.equal(first?.provider, 'dashscope');
     assert.equal(first?.model, 'qwen-plus');
     assert.equal(first?.messageCount, 2);
-    assert.equal(first?.title.length, 60);
+    assert.equal(first?.turns, 1);
+    assert.equal(first?.title.length, 200);
     assert.match(first?.title ?? '', /^Please refactor the parser so that it handles every edge .*…$/);
     assert.equal(all[0]?.title, '你好');
     assert.ok(Date.parse(all[0]?.updatedAt ?? '') > Date.parse(all[1]?.updatedAt ?? ''));
@@ -258,7 +260,23 @@ describe('listSessions and latestSession', () => {
     writer.close();
     const [summary] = listSessions(home);
     assert.equal(summary?.messageCount, 3);
+    assert.equal(summary?.turns, 1, 'the summary is not a turn, the question after it is');
     assert.equal(summary?.title, '你好，帮我看看杭州明天的天气。');
+  });
+
+  test('the title is what was typed, without the attached files; turns count user messages; the branch comes from the meta line', () => {
+    const writer = createSession({ home, cwd: '/projects/a', provider: 'dashscope', model: 'qwen-plus', branch: 'feature/picker' });
+    writer.appendMessage({ role: 'user', content: 'summarise @notes.md\n\n<file path="notes.md">\n# notes\n</file>' });
+    writer.appendMessage({ role: 'assistant', content: 'ok' });
+    writer.appendMessage({ role: 'user', content: 'again' });
+    writer.close();
+    const [summary] = listSessions(home);
+    assert.equal(summary?.title, 'summarise @notes.md');
+    assert.equal(summary?.turns, 2);
+    assert.equal(summary?.branch, 'feature/picker');
+    assert.equal(listSessions(home).length, 1);
+    const withoutBranch = write('/projects/a', [{ role: 'user', content: 'x' }], 1);
+    assert.equal(listSessions(home).find((found) => found.id === withoutBranch)?.branch, undefined);
   });
 
   test('a home without sessions lists nothing', () => {

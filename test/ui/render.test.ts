@@ -213,6 +213,17 @@ describe('EventRenderer in print mode (two streams)', () => {
     assert.doesNotMatch(stdout, /note/);
   });
 
+  test('a retry is one dimmed line on a terminal\'s stderr, and nothing on a pipe (its reader gets the answer or the one error line)', () => {
+    const retry: AgentEvent = { type: 'retry', attempt: 1, maxRetries: 3, delayMs: 2_000, reason: 'rate-limited', status: 429 };
+    const stdout = new Buffer();
+    const terminal = new Buffer(true);
+    new EventRenderer(stdout, terminal).render(retry);
+    assert.equal(terminal.text.replace(/\u001b\[[0-9;]*m/g, ''), 'rate limited (429) · retrying (1/3) in 2 s\n');
+    assert.equal(stdout.text, '');
+    const { stderr } = renderSplit([retry, { type: 'text-delta', text: 'ok' }]);
+    assert.equal(stderr, '');
+  });
+
   test('no text written: stdout stays empty', () => {
     const { stdout } = renderSplit([call('current_time', {}), turnEnd('error', 'boom')]);
     assert.equal(stdout, '');

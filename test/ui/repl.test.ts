@@ -11,6 +11,7 @@ import type { ApprovalPolicy } from '../../src/agent/turn-options.ts';
 import type { Config } from '../../src/config.ts';
 import type { Runtime } from '../../src/runtime.ts';
 import type { RuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
+import { TodoList } from '../../src/tools/todo/todo-list.ts';
 import type { LineReader, ReadResult } from '../../src/ui/line-reader.ts';
 import type { Output } from '../../src/ui/render.ts';
 import { PROMPT, runRepl } from '../../src/ui/repl.ts';
@@ -36,6 +37,13 @@ class ScriptedReader implements LineReader {
   readonly prompts: string[] = [];
   readonly history: readonly string[] = [];
   readonly interactive = true;
+  /** How many prompts had been read each time the REPL gave the queued lines back to the input. */
+  readonly takenBack: number[] = [];
+  readonly typeAhead = {
+    view: () => ({ rows: [] }),
+    watch: () => () => {},
+    takeBack: () => void this.takenBack.push(this.prompts.length),
+  };
   constructor(private readonly script: Step[]) {}
   async read(prompt: string): Promise<ReadResult> {
     this.prompts.push(prompt);
@@ -115,6 +123,7 @@ function stubRuntime(
     sessionId: 'session-1',
     windowTokens: 131_072,
     sessionUsage: overrides.sessionUsage ?? emptyUsage(),
+    todo: new TodoList(),
     turnTexts,
     calls,
     runTurn(text, signal, approval) {
@@ -202,7 +211,7 @@ async function runSession(session: Session) {
     now: session.now,
     pipedInput: session.pipedInput,
   });
-  return { code, output: output.text, prompts: reader.prompts, runtime, loads: counter.loads, remembered, interrupts };
+  return { code, output: output.text, prompts: reader.prompts, runtime, loads: counter.loads, remembered, interrupts, takenBack: reader.takenBack };
 }
 
 describe('runRepl: prompts and leaving', () => {
@@ -397,6 +406,19 @@ describe('runRepl: turns', () => {
     assert.equal(code, 0);
     assert.deepEqual(runtime.turnTexts, ['long question', 'next']);
     assert.equal(output, 'Partial\n■ Interrupted.\nok\n');
+  });
+
+  test('what was queued during a turn goes back to the input after a turn that did not complete, and stays queued after one that did', async () => {
+    const ending = (stopReason: StopReason): Turn =>
+      async function* () {
+        yield { type: 'turn-end', stopReason, usage: emptyUsage(), steps: 1 };
+        return stopReason;
+      };
+    const { takenBack } = await runSession({
+      script: [line('one'), line('two'), line('three'), line('four'), eof],
+      turns: [ending('completed'), ending('aborted'), ending('error'), ending('completed')],
+    });
+    assert.deepEqual(takenBack, [2, 3], 'after the second and third turns only');
   });
 
   test('two Ctrl-C within a second during a turn return 130', async () => {

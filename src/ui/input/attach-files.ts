@@ -1,5 +1,8 @@
 import { open, stat } from 'node:fs/promises';
+import { attachedFileBlock } from '../../files/attached-file.ts';
+import { isImagePath, MAX_IMAGES_PER_MESSAGE, readImageFile, type ImageAttachment } from '../../files/image-file.ts';
 import { resolveWorkspaceTarget } from '../../tools/files/workspace-path.ts';
+import { pastedImagePaths } from './attach-images.ts';
 
 /** The most of one file attached to a message. */
 export const MAX_ATTACHED_CHARS = 16_000;
@@ -11,25 +14,54 @@ export interface Attached {
   message: string;
   /** One line per `@path` that could not be attached, for the user. */
   problems: string[];
-  /** Workspace-relative paths attached. */
+  /** Workspace-relative paths attached (pictures too). */
   files: string[];
+  /** Pictures named with `@` or pasted as a path, read and checked; `named` for the `@` ones. */
+  images: Array<ImageAttachment & { named: boolean }>;
+  /** A picture named with `@` could not be attached: the message should wait until it can. */
+  imageRefused: boolean;
 }
 
 /**
  * Finds `@path` words in what the user typed and appends those files' text to the message, through
  * the same workspace boundary and secret-file rules as read_file. A path that is refused, missing,
  * binary or a folder is not attached and gets a problem line; the message is sent either way.
+ * `notFiles` are words after `@` that are something else (`@server:uri` resources).
+ * Pictures (`@shot.png`, or a picture's path pasted into the line) are read whole under the same
+ * rules and the bounds of `image-file.ts`, and returned apart, for a model that sees them; one
+ * named with `@` that cannot be attached sets `imageRefused`.
  */
 export async function attachFiles(
   line: string,
-  options: { workspaceRoot: string; secretPatterns?: readonly string[] },
+  options: { workspaceRoot: string; secretPatterns?: readonly string[]; notFiles?: ReadonlySet<string> },
 ): Promise<Attached> {
-  const paths = [...new Set(Array.from(line.matchAll(/(?:^|\s)@([^\s]+)/g), (match) => match[1]!.replace(/[,.;:!?)]+$/, '')))];
+  const words = Array.from(line.matchAll(/(?:^|\s)@([^\s]+)/g), (match) => match[1]!).filter((word) => !options.notFiles?.has(word));
+  const paths = [...new Set(words.map((word) => word.replace(/[,.;:!?)]+$/, '')))];
   const problems: string[] = [];
   const files: string[] = [];
+  const images: Attached['images'] = [];
+  let imageRefused = false;
+  const attachImage = async (userPath: string, named: boolean) => {
+    try {
+      if (images.length >= MAX_IMAGES_PER_MESSAGE) throw new Error(`a message carries at most ${MAX_IMAGES_PER_MESSAGE} images`);
+      const image = await readImageFile(options.workspaceRoot, userPath, { secretPatterns: options.secretPatterns });
+      if (images.some((other) => other.name === image.name)) return;
+      images.push({ ...image, named });
+      files.push(image.name);
+    } catch (error) {
+      if (named) imageRefused = true;
+      const code = (error as NodeJS.ErrnoException).code;
+      const reason = code === 'ENOENT' ? 'no such file in the workspace' : (error as Error).message;
+      problems.push(`${named ? '@' : ''}${userPath} not attached: ${reason}`);
+    }
+  };
   let message = line;
   let budget = MAX_ATTACHED_TOTAL_CHARS;
   for (const userPath of paths) {
+    if (isImagePath(userPath)) {
+      await attachImage(userPath, true);
+      continue;
+    }
     try {
       const target = await resolveWorkspaceTarget(options.workspaceRoot, userPath, { secretPatterns: options.secretPatterns ?? [] });
       const info = await stat(target.absolutePath);
@@ -41,7 +73,7 @@ export async function attachFiles(
       const kept = text.slice(0, limit);
       const cut = kept.length < text.length || info.size > limit * 4 ? `\n[… cut at ${limit.toLocaleString('en-US')} characters of ${info.size.toLocaleString('en-US')} bytes]` : '';
       budget -= kept.length;
-      message += `\n\n<file path="${target.relativePath}">\n${kept}${cut}\n</file>`;
+      message += attachedFileBlock(target.relativePath, `${kept}${cut}`);
       files.push(target.relativePath);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -49,7 +81,8 @@ export async function attachFiles(
       problems.push(`@${userPath} not attached: ${reason}`);
     }
   }
-  return { message, problems, files };
+  for (const pasted of await pastedImagePaths(line, options.workspaceRoot)) await attachImage(pasted, false);
+  return { message, problems, files, images, imageRefused };
 }
 
 async function readStart(absolutePath: string, bytes: number): Promise<string> {

@@ -24,16 +24,45 @@ export interface Completer {
 /** Most files and commands shown under the input at once. */
 export const MAX_SUGGESTIONS = 10;
 
-export interface CompleterOptions {
-  commands: readonly { name: string; summary: string }[];
-  workspaceRoot: string;
-  secretPatterns?: readonly string[];
+/** A command as the menu lists it: `/help`, and what it does. */
+export interface CommandSummary {
+  name: string;
+  summary: string;
 }
 
-/** `/` completes commands (and lists them as you type); `@` completes workspace paths. */
+/**
+ * What `@server:` completes from, asked at each Tab (servers come up after the prompt): the ready
+ * servers that offer resources, and their cached, bounded lists.
+ */
+export interface ResourceSource {
+  resourceServers(): readonly { name: string; resources: readonly { uri: string; name: string }[] }[];
+}
+
+export interface CompleterOptions {
+  /** The built-in commands. */
+  commands: readonly CommandSummary[];
+  /**
+   * More commands, each source asked at every keystroke (custom commands from files, MCP prompts),
+   * listed after the built-ins; a name a built-in has is left out.
+   */
+  moreCommands?: readonly (() => readonly CommandSummary[])[];
+  workspaceRoot: string;
+  secretPatterns?: readonly string[];
+  /** The MCP servers' resources, for `@server:uri`. */
+  resources?: ResourceSource;
+}
+
+/** `/` completes commands (and lists them as you type); `@` completes workspace paths and `@server:` resources. */
 export function createCompleter(options: CompleterOptions): Completer {
+  const allCommands = (): readonly CommandSummary[] => {
+    if (!options.moreCommands?.length) return options.commands;
+    const taken = new Set(options.commands.map((command) => command.name));
+    const more = options.moreCommands.flatMap((source) => source()).filter((command) => !taken.has(command.name));
+    return [...options.commands, ...more];
+  };
+  // Compared without case both ways: an MCP prompt may be named `Summarise`.
   const commandsFor = (text: string) =>
-    options.commands.filter((command) => command.name.startsWith(text.toLowerCase()));
+    allCommands().filter((command) => command.name.toLowerCase().startsWith(text.toLowerCase()));
   return {
     suggest(text) {
       if (!/^\/\S*$/.test(text)) return [];
@@ -51,11 +80,15 @@ export function createCompleter(options: CompleterOptions): Completer {
       const token = /(?:^|\s)@(\S*)$/.exec(text.slice(0, cursor));
       if (!token) return undefined;
       const partial = token[1]!;
-      const names = await workspaceEntries(options, partial);
-      if (names.length === 0) return undefined;
+      const resources = resourcesFor(options.resources, partial);
+      const entries: { name: string; description?: string }[] =
+        resources ?? [...serversFor(options.resources, partial), ...(await workspaceEntries(options, partial)).map((name) => ({ name }))];
+      if (entries.length === 0) return undefined;
+      const names = entries.map((entry) => entry.name);
       const from = cursor - partial.length;
       const completed = names.length === 1 ? names[0]! : commonPrefix(names);
-      const suggestions = names.length > 1 ? names.slice(0, MAX_SUGGESTIONS).map((name) => ({ label: sanitizeLine(name) })) : [];
+      const suggestions =
+        names.length > 1 ? entries.slice(0, MAX_SUGGESTIONS).map((entry) => ({ label: sanitizeLine(entry.name), description: entry.description })) : [];
       return { from, to: cursor, text: completed.length >= partial.length ? completed : partial, suggestions };
     },
   };
@@ -85,6 +118,25 @@ async function workspaceEntries(options: CompleterOptions, partial: string): Pro
   } catch {
     return [];
   }
+}
+
+/** After `@server:` (a server with resources): its resources whose URI starts with what follows, as `server:uri`; else undefined. */
+function resourcesFor(mcp: ResourceSource | undefined, partial: string): { name: string; description?: string }[] | undefined {
+  const match = /^([^\s:/]+):(.*)$/.exec(partial);
+  const server = match && mcp?.resourceServers().find((candidate) => candidate.name === match[1]);
+  if (!match || !server) return undefined;
+  return server.resources
+    .filter((resource) => resource.uri.startsWith(match[2]!))
+    .map((resource) => ({ name: `${server.name}:${resource.uri}`, description: resource.name === resource.uri ? undefined : sanitizeLine(resource.name) }));
+}
+
+/** `@ev` offers `everything:` beside the files, for a server with resources. */
+function serversFor(mcp: ResourceSource | undefined, partial: string): { name: string; description: string }[] {
+  if (!mcp || partial.includes('/') || partial.includes(':')) return [];
+  return mcp
+    .resourceServers()
+    .filter((server) => server.name.startsWith(partial))
+    .map((server) => ({ name: `${server.name}:`, description: 'MCP server resources' }));
 }
 
 function commonPrefix(values: string[]): string {

@@ -51,6 +51,13 @@ export class InputArea {
     this.reset();
   }
 
+  /** Clears what the last draw wrote and leaves the cursor where the area began; the next draw starts anew. */
+  erase(): void {
+    const up = this.resizedRow ?? this.drawn?.cursor.row ?? 0;
+    this.output.write(`\r${up > 0 ? `\x1b[${up}A` : ''}\x1b[J`);
+    this.reset();
+  }
+
   /** The terminal changed width: the rows drawn were re-wrapped, so the way back up is counted again. */
   resized(): void {
     if (this.drawn) this.resizedRow = placeAfterResize(this.drawn, this.columns()).row;

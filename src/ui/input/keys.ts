@@ -25,7 +25,10 @@ export type KeyName =
   | 'end-of-input'
   | 'kill-before'
   | 'kill-after'
-  | 'clear-screen';
+  | 'clear-screen'
+  | 'reverse-search'
+  | 'edit-externally'
+  | 'ctrl-x';
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -37,6 +40,7 @@ const CONTROL_KEYS: Record<string, KeyName> = {
   '\x04': 'end-of-input', // Ctrl-D (deletes forward when there is text; the editor decides)
   '\x05': 'end', // Ctrl-E
   '\x06': 'right', // Ctrl-F
+  '\x07': 'edit-externally', // Ctrl-G (in a history search: cancel it)
   '\x08': 'backspace', // Ctrl-H
   '\t': 'tab',
   '\n': 'newline', // Ctrl-J
@@ -45,8 +49,10 @@ const CONTROL_KEYS: Record<string, KeyName> = {
   '\r': 'return',
   '\x0e': 'down', // Ctrl-N
   '\x10': 'up', // Ctrl-P
+  '\x12': 'reverse-search', // Ctrl-R
   '\x15': 'kill-before', // Ctrl-U
   '\x17': 'delete-word-before', // Ctrl-W
+  '\x18': 'ctrl-x', // the start of Ctrl-X Ctrl-E
   '\x7f': 'backspace',
 };
 

@@ -1,17 +1,23 @@
 import type { Choice } from '../approval-menu.ts';
-import type { ChoiceResult, LineReader, ReadOptions, ReadResult } from './line-reader-contract.ts';
+import type { ChoiceResult, LineReader, PickRequest, ReadOptions, ReadResult, TypeAhead } from './line-reader-contract.ts';
+import { cutToWidth } from '../display-width.ts';
 import { sanitize, sanitizeLine } from '../sanitize.ts';
 import type { Completer } from './completion.ts';
 import { EditBuffer } from './edit-buffer.ts';
+import { FilterList } from './filter-list.ts';
+import { HistorySearch } from './history-search.ts';
 import { KeyDecoder, type Key } from './keys.ts';
 import { InputArea } from './input-area.ts';
-import { plainDisplay, type Display } from './layout.ts';
+import { layOut, plainDisplay, type Display } from './layout.ts';
 import { PastePlaceholders, withoutReserved } from './paste-placeholders.ts';
-import { enterEditingMode } from './terminal-modes.ts';
+import { enterEditingMode, lendTerminal } from './terminal-modes.ts';
 import { TAB_WIDTH } from './text-width.ts';
+import { TypeAheadQueue } from './type-ahead-queue.ts';
 
 /** A second Ctrl-C at an empty prompt within this long quits. */
 export const EXIT_CONFIRM_MS = 2_000;
+/** A Ctrl-C at the prompt this soon after one that stopped a turn quits: the two were one double press. */
+const QUIT_AFTER_STOP_MS = 1_000;
 
 export interface LineEditorOptions {
   input: NodeJS.ReadStream;
@@ -41,18 +47,26 @@ interface ActiveChoice {
   resolve: (result: ChoiceResult) => void;
 }
 
+/** A `pick` list being answered. */
+interface ActivePick {
+  request: PickRequest;
+  list: FilterList;
+  resolve: (index: number | undefined) => void;
+}
+
 /**
  * The terminal line editor. It holds the terminal in raw mode from creation to close, so keys typed
- * while a turn runs are never echoed into the answer: they are edited invisibly and each line sent
- * with Enter waits as the next message (Ctrl-D then ends the session after the turn). Ctrl-C and
- * Esc while a turn runs reach `onInterrupt` listeners.
+ * while a turn runs are never echoed into the answer: they are edited in the same buffer, shown by
+ * whoever draws the live rows (`typeAhead`), and each line sent with Enter waits as the next
+ * message (Ctrl-D then ends the session after the turn), or goes back into the input if the turn
+ * is stopped. Ctrl-C and Esc while a turn runs reach `onInterrupt` listeners.
  */
 export class LineEditor implements LineReader {
   readonly interactive = true;
   private readonly buffer = new EditBuffer();
   private readonly decoder = new KeyDecoder();
   private readonly pastes = new PastePlaceholders();
-  private readonly queue: ReadResult[] = [];
+  private readonly queue = new TypeAheadQueue();
   private readonly interruptListeners = new Set<() => void>();
   private readonly restore: () => void;
   private readonly now: () => number;
@@ -62,6 +76,14 @@ export class LineEditor implements LineReader {
   private draft = '';
   private active: ActiveRead | undefined;
   private choosing: ActiveChoice | undefined;
+  private picking: ActivePick | undefined;
+  /** Ctrl-R at the message prompt; `lastSearch` is what Ctrl-R Ctrl-R searches for again. */
+  private searching: HistorySearch | undefined;
+  private lastSearch = '';
+  /** Ctrl-X was pressed: Ctrl-E next opens the editor. */
+  private ctrlX = false;
+  /** The terminal is lent to an editor (Ctrl-G): keys are its, not ours. */
+  private lending = false;
   /** The area is drawn one last time before a newline: no rows under the text. */
   private finishing = false;
   /** What the message prompt held when a question interrupted it. */
@@ -69,6 +91,10 @@ export class LineEditor implements LineReader {
   private readonly area: InputArea;
   private hints: string[] = [];
   private exitArmedAt = Number.NEGATIVE_INFINITY;
+  /** When Ctrl-C last stopped a turn (or whatever was running). */
+  private stoppedAt = Number.NEGATIVE_INFINITY;
+  /** The last message prompt shown: type-ahead is drawn under the same one. */
+  private messagePrompt = '› ';
   private rewindArmedAt = Number.NEGATIVE_INFINITY;
   private closed = false;
 
@@ -89,6 +115,19 @@ export class LineEditor implements LineReader {
     return this.historyEntries;
   }
 
+  readonly typeAhead: TypeAhead = {
+    view: (columns) => this.typeAheadView(columns),
+    watch: (changed) => this.queue.watch(changed),
+    takeBack: () => {
+      const lines = this.queue.takeAll();
+      if (lines.length === 0) return;
+      const text = [...lines, this.buffer.text].filter((line) => line !== '').join('\n');
+      this.buffer.set(text, text.length);
+      this.historyIndex = -1;
+      this.queue.changed();
+    },
+  };
+
   /** Ctrl-C or Esc while no message is being typed (a turn runs). Returns the unsubscribe. */
   onInterrupt(handler: () => void): () => void {
     this.interruptListeners.add(handler);
@@ -98,13 +137,14 @@ export class LineEditor implements LineReader {
   read(prompt: string, options: ReadOptions = {}): Promise<ReadResult> {
     const message = options.remember !== false;
     if (message) {
+      this.messagePrompt = prompt;
       const queued = this.queue.shift();
+      if (queued?.kind === 'eof') return Promise.resolve(queued);
       if (queued) {
-        if (queued.kind === 'line') {
-          this.write(`${prompt}${sanitize(queued.line)}${this.dim('  · queued')}\n`);
-          this.remember(queued.line);
-        }
-        return Promise.resolve(queued);
+        const line = this.pastes.expand(queued.text);
+        this.write(`${prompt}${sanitize(line)}${this.dim('  · queued')}\n`);
+        this.remember(line);
+        return Promise.resolve({ kind: 'line', line });
       }
     } else {
       this.stashed = { text: this.buffer.text, cursor: this.buffer.cursor };
@@ -134,6 +174,18 @@ export class LineEditor implements LineReader {
     });
   }
 
+  /** A list narrowed as the user types (the session picker); see `LineReader.pick`. */
+  pick(request: PickRequest): Promise<number | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
+    this.stashed = { text: this.buffer.text, cursor: this.buffer.cursor };
+    this.buffer.set('');
+    return new Promise((resolve) => {
+      this.picking = { request, list: new FilterList(request), resolve };
+      this.area.reset();
+      this.draw();
+    });
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -144,46 +196,83 @@ export class LineEditor implements LineReader {
     this.restore();
     this.active?.resolve({ kind: 'eof' });
     this.choosing?.resolve({ kind: 'eof' });
+    this.picking?.resolve(undefined);
   }
 
   /** Feeds raw terminal input; the stream's data events come here (tests may call it directly). */
   readonly onData = (chunk: string | Buffer): void => {
+    if (this.lending) return;
     for (const key of this.decoder.decode(String(chunk))) {
-      if (this.choosing) this.handleChoice(key, this.choosing);
+      if (this.picking) this.handlePick(key, this.picking);
+      else if (this.choosing) this.handleChoice(key, this.choosing);
       else if (this.active) this.handle(key, this.active);
-      else this.typeAhead(key);
+      else this.typedDuringTurn(key);
     }
   };
 
   private readonly onSigint = () => this.onData('\x03');
 
   private readonly onResize = () => {
-    if (!this.active && !this.choosing) return;
+    if (!this.active && !this.choosing && !this.picking) return;
     this.area.resized();
     this.draw();
   };
 
-  /** Keys while a turn runs: edited without drawing; Enter queues the line. */
-  private typeAhead(key: Key): void {
+  /**
+   * Keys while a turn runs: edited in the buffer and drawn by the live area; Enter queues the line
+   * as typed (a long paste stays a placeholder until it is sent, or taken back).
+   */
+  private typedDuringTurn(key: Key): void {
     if (key.kind === 'key' && (key.name === 'interrupt' || key.name === 'escape')) {
+      if (key.name === 'interrupt' && this.interruptListeners.size > 0) this.stoppedAt = this.now();
       for (const listener of [...this.interruptListeners]) listener();
       return;
     }
     if (key.kind === 'key' && key.name === 'return') {
-      if (this.continueLine()) return;
-      const line = this.take();
-      if (line.trim() !== '') this.queue.push({ kind: 'line', line });
-      return;
-    }
-    if (key.kind === 'key' && key.name === 'end-of-input' && this.buffer.text === '') {
+      if (!this.continueLine()) {
+        const text = this.buffer.text;
+        this.buffer.set('');
+        this.historyIndex = -1;
+        if (text.trim() !== '') this.queue.push({ kind: 'line', text });
+      }
+    } else if (key.kind === 'key' && key.name === 'end-of-input' && this.buffer.text === '') {
       this.queue.push({ kind: 'eof' });
-      return;
+    } else {
+      this.edit(key, true);
     }
-    this.edit(key, true);
+    this.queue.changed();
+  }
+
+  /** The queued messages dimmed, one row each, then the text being typed under the message prompt. */
+  private typeAheadView(columns: number): ReturnType<TypeAhead['view']> {
+    if (this.active || this.choosing || this.closed) return { rows: [] };
+    const rows = this.queue.lines.map((text) => this.dim(cutToWidth(`queued: ${this.summary(text)}`, columns)));
+    if (this.buffer.text === '') return { rows };
+    const layout = layOut(this.messagePrompt, this.buffer.text, this.buffer.cursor, columns, this.display);
+    return {
+      rows: [...rows, ...layout.rows],
+      cursor: { rowsBelow: layout.rows.length - 1 - layout.cursor.row, column: layout.cursor.column },
+    };
+  }
+
+  /** A queued message on one row: its first line (pastes by their labels), and how many more. */
+  private summary(text: string): string {
+    const lines = text.split('\n');
+    const first = [...lines[0]!].map((character) => this.pastes.label(character) ?? character).join('');
+    const more = lines.length > 1 ? ` (+${lines.length - 1} line${lines.length === 2 ? '' : 's'})` : '';
+    return sanitizeLine(first) + more;
   }
 
   private handle(key: Key, read: ActiveRead): void {
     this.hints = [];
+    if (this.searching && this.handleSearch(key, this.searching)) {
+      this.exitArmedAt = this.rewindArmedAt = Number.NEGATIVE_INFINITY;
+      return this.draw();
+    }
+    if (this.ctrlX) {
+      this.ctrlX = false;
+      if (key.kind === 'key' && key.name === 'end') return void this.editExternally(read);
+    }
     if (key.kind === 'key') {
       switch (key.name) {
         case 'return':
@@ -195,6 +284,7 @@ export class LineEditor implements LineReader {
           break;
         case 'interrupt':
           if (!read.message) return this.finish(read, { kind: 'interrupt', hadText: this.buffer.text !== '' });
+          if (this.now() - this.stoppedAt < QUIT_AFTER_STOP_MS) return this.finish(read, { kind: 'interrupt', hadText: false });
           if (this.buffer.text !== '') {
             this.take();
             break;
@@ -225,6 +315,15 @@ export class LineEditor implements LineReader {
           break;
         case 'tab':
           this.completeAtCursor(read);
+          break;
+        case 'reverse-search':
+          if (read.message) this.searching = new HistorySearch(this.historyEntries, { text: this.buffer.text, cursor: this.buffer.cursor });
+          break;
+        case 'edit-externally':
+          if (read.message) return void this.editExternally(read);
+          break;
+        case 'ctrl-x':
+          this.ctrlX = read.message;
           break;
         case 'shift-tab':
           if (read.onShiftTab) {
@@ -287,6 +386,84 @@ export class LineEditor implements LineReader {
     if (forgetPastes) this.pastes.clear();
     this.historyIndex = -1;
     return line;
+  }
+
+  /**
+   * A key during Ctrl-R, as readline takes it: typing and Backspace change the search, Ctrl-R finds
+   * an older match, Esc / Ctrl-G / Ctrl-C cancel it with the buffer as it was. Any other key ends
+   * the search with the match in the buffer and is then handled as usual, so Enter sends the match
+   * and → or Home starts editing it. Returns true when the key was the search's own.
+   */
+  private handleSearch(key: Key, search: HistorySearch): boolean {
+    if (key.kind === 'text' || key.kind === 'paste') {
+      search.type(key.text);
+      return true;
+    }
+    switch (key.name) {
+      case 'reverse-search':
+        search.older(this.lastSearch);
+        return true;
+      case 'backspace':
+        search.back();
+        return true;
+      case 'escape':
+      case 'interrupt':
+      case 'edit-externally':
+        this.buffer.set(search.original.text, search.original.cursor);
+        this.searching = undefined;
+        return true;
+      default:
+        if (search.query !== '') this.lastSearch = search.query;
+        this.buffer.set(search.text, search.cursor);
+        this.historyIndex = -1;
+        this.searching = undefined;
+        return false;
+    }
+  }
+
+  /**
+   * Ctrl-G or Ctrl-X Ctrl-E: the message in `$VISUAL` / `$EDITOR`. The prompt is cleared and the
+   * terminal lent to the editor; what the editor saved becomes the buffer (not sent). When no editor
+   * can start, one line says so above the prompt.
+   */
+  private async editExternally(read: ActiveRead): Promise<void> {
+    this.lending = true;
+    this.area.erase();
+    const text = this.pastes.expand(this.buffer.text);
+    const takeBack = lendTerminal(this.options.input, this.options.output);
+    let outcome: { kind: 'edited'; text: string } | { kind: 'failed'; message: string };
+    try {
+      outcome = await import('./external-editor.ts').then(({ editInExternalEditor }) => editInExternalEditor(text));
+    } catch (error) {
+      outcome = { kind: 'failed', message: `The editor could not be opened (${(error as Error).message}); the input is unchanged.` };
+    } finally {
+      this.lending = false;
+      if (!this.closed) takeBack();
+    }
+    if (this.closed || this.active !== read) return;
+    if (outcome.kind === 'edited') {
+      this.pastes.clear();
+      this.buffer.set(outcome.text);
+      this.historyIndex = -1;
+    } else {
+      this.write(`${this.dim(sanitizeLine(outcome.message))}\r\n`);
+    }
+    this.draw();
+  }
+
+  private handlePick(key: Key, picking: ActivePick): void {
+    const outcome = picking.list.handle(key);
+    if (outcome === undefined) return this.draw();
+    const chosen = outcome === 'picked' ? picking.list.chosen : undefined;
+    const answer = chosen === undefined ? '(cancelled)' : sanitizeLine(picking.request.items[chosen]!.title);
+    this.area.draw({ prompt: picking.request.prompt, text: answer, cursor: answer.length, display: this.display, below: [] });
+    this.area.leave();
+    this.picking = undefined;
+    if (this.stashed) {
+      this.buffer.set(this.stashed.text, this.stashed.cursor);
+      this.stashed = undefined;
+    }
+    picking.resolve(chosen);
   }
 
   private handleChoice(key: Key, choosing: ActiveChoice): void {
@@ -399,9 +576,19 @@ export class LineEditor implements LineReader {
 
   /** Redraws the prompt, the text and the rows under it in place, the cursor where it belongs. */
   private draw(): void {
+    if (this.picking) {
+      const { request, list } = this.picking;
+      const below = list.rows(this.area.columns() - 1, this.dim);
+      return this.area.draw({ prompt: request.prompt, text: list.query.text, cursor: list.query.cursor, display: this.display, below });
+    }
     if (this.choosing) return this.drawChoice(this.choosing);
     const read = this.active;
     if (!read) return;
+    if (this.searching) {
+      const search = this.searching;
+      const below = read.footer ? [this.dim(sanitizeLine(read.footer))] : [];
+      return this.area.draw({ prompt: search.prompt, text: search.text, cursor: search.cursor, display: this.display, below });
+    }
     const completer = this.options.completer;
     const below = this.finishing
       ? []

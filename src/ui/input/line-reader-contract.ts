@@ -8,6 +8,25 @@ export type ReadResult = { kind: 'line'; line: string } | { kind: 'eof' } | { ki
 /** What a one-key menu gives back: the chosen key, Esc, Ctrl-C, or the end of input. */
 export type ChoiceResult = { kind: 'choice'; key: string } | { kind: 'escape' } | { kind: 'interrupt' } | { kind: 'eof' };
 
+/** One row of a `pick` list. */
+export interface PickItem {
+  /** What the row is called (a session's first message); outside text, sanitised where drawn. */
+  title: string;
+  /** Shown dimmed after the title (age, turns, branch). */
+  detail: string;
+  /** Also matched by the filter, not shown (a folder, a branch). */
+  keywords?: string;
+}
+
+/** A list to choose from by typing a filter. */
+export interface PickRequest {
+  /** Shown before the filter being typed. */
+  prompt: string;
+  items: readonly PickItem[];
+  /** The end of the key row under the list: what Enter does and what Esc does ("resumes · Esc: a new session"). */
+  hint: string;
+}
+
 export interface ReadOptions {
   /** False for a question (y/n, a reason): not kept in the input history, no type-ahead. */
   remember?: boolean;
@@ -15,6 +34,20 @@ export interface ReadOptions {
   footer?: string;
   /** Shift+Tab at the message prompt: called, and the prompt and footer it returns replace the shown ones. */
   onShiftTab?: () => { prompt: string; footer?: string };
+}
+
+/** What is typed while a turn runs, for the live area to draw under the answer. */
+export interface TypeAhead {
+  /**
+   * The rows to show (styled, each at most `columns` wide): the queued messages, then the text being
+   * typed under its prompt, and where the cursor goes — `rowsBelow` rows up from the last, at
+   * `column`. No rows when nothing is typed or queued, or while the editor shows a prompt or a menu.
+   */
+  view(columns: number): { rows: string[]; cursor?: { rowsBelow: number; column: number } };
+  /** Calls `changed` whenever `view` may give something else (a key was typed); returns the unsubscribe. */
+  watch(changed: () => void): () => void;
+  /** The queued messages go back into the input, in order and before what is being typed; nothing is sent. */
+  takeBack(): void;
 }
 
 export interface LineReader {
@@ -25,6 +58,12 @@ export interface LineReader {
    * as one key picks one (its `key`), or ↑/↓ and Enter do; Esc, Ctrl-C and Ctrl-D come back as such.
    */
   choose?(question: string, choices: readonly Choice[]): Promise<ChoiceResult>;
+  /**
+   * Readers that hold the terminal: shows `request.items` under a filter the user types (substring,
+   * case-insensitive); ↑/↓ move, Enter resolves with the chosen item's index, Esc, Ctrl-C or Ctrl-D
+   * with undefined.
+   */
+  pick?(request: PickRequest): Promise<number | undefined>;
   /** Input history, newest first, for saving. */
   readonly history: readonly string[];
   readonly interactive: boolean;
@@ -33,5 +72,7 @@ export interface LineReader {
    * terminal; without it the caller listens for SIGINT. Returns the unsubscribe.
    */
   onInterrupt?(handler: () => void): () => void;
+  /** Readers that hold the terminal: what is typed while a turn runs. */
+  readonly typeAhead?: TypeAhead;
   close(): void;
 }

@@ -38,3 +38,18 @@ export function enterEditingMode(input: NodeJS.ReadStream, output: NodeJS.WriteS
   for (const signal of RESTORING_SIGNALS) process.on(signal, onSignal);
   return () => restore();
 }
+
+/**
+ * Lends the terminal to a child that reads it itself (an editor): raw mode and bracketed paste off,
+ * our input paused. Returns the function that takes it back as it was.
+ */
+export function lendTerminal(input: NodeJS.ReadStream, output: NodeJS.WriteStream): () => void {
+  output.write(BRACKETED_PASTE_OFF);
+  input.setRawMode(false);
+  input.pause();
+  return () => {
+    input.setRawMode(true);
+    output.write(BRACKETED_PASTE_ON);
+    input.resume();
+  };
+}

@@ -94,11 +94,12 @@ describe('LineEditor', { timeout: 10_000 }, () => {
     assert.deepEqual(await answer, { kind: 'line', line: 'n' });
   });
 
-  test('type-ahead during a turn is not drawn, and is sent at the next prompt marked queued', async () => {
+  test('type-ahead during a turn is not drawn by the editor (the live rows draw it), and is sent at the next prompt marked queued', async () => {
     const { editor, output, type } = start();
     const before = output.written;
     type('next question\rand another\r');
-    assert.equal(output.written, before, 'nothing drawn while the turn runs');
+    assert.equal(output.written, before, 'the editor draws nothing while the turn runs');
+    assert.deepEqual(editor.typeAhead.view(79).rows, ['queued: next question', 'queued: and another']);
     assert.deepEqual(await editor.read('› '), { kind: 'line', line: 'next question' });
     assert.match(output.written, /› next question {2}· queued/);
     assert.deepEqual(await editor.read('› '), { kind: 'line', line: 'and another' });

@@ -1,0 +1,57 @@
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+
+/** Folders walked up from the working directory looking for `.git`: a workspace is rarely deeper in its repository. */
+const MAX_LEVELS = 32;
+/** A HEAD file is one short line; anything longer is not one. */
+const MAX_HEAD_BYTES = 4096;
+
+/**
+ * The git branch `cwd` is on, read from `.git/HEAD` (no git process: this runs as a session starts):
+ * `main` for `ref: refs/heads/main`, the first 7 hex digits of the commit when HEAD is detached, or
+ * undefined outside a repository or when HEAD cannot be read. A worktree's or submodule's `.git`
+ * file (`gitdir: …`) is followed once. Never throws.
+ */
+export function readGitBranch(cwd: string): string | undefined {
+  let folder = resolve(cwd);
+  for (let level = 0; level < MAX_LEVELS; level++) {
+    const dotGit = join(folder, '.git');
+    const gitDirectory = gitDirectoryOf(dotGit);
+    if (gitDirectory !== undefined) return branchOf(readSmall(join(gitDirectory, 'HEAD')));
+    const parent = dirname(folder);
+    if (parent === folder) return undefined;
+    folder = parent;
+  }
+  return undefined;
+}
+
+/** The repository folder `.git` names: itself when it is a folder, its `gitdir:` when it is a file. */
+function gitDirectoryOf(dotGit: string): string | undefined {
+  try {
+    const info = statSync(dotGit);
+    if (info.isDirectory()) return dotGit;
+    if (!info.isFile()) return undefined;
+  } catch {
+    return undefined;
+  }
+  const target = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit) ?? '')?.[1];
+  if (target === undefined) return undefined;
+  return isAbsolute(target) ? target : resolve(dirname(dotGit), target);
+}
+
+function branchOf(head: string | undefined): string | undefined {
+  if (head === undefined) return undefined;
+  const line = head.split('\n')[0]?.trim() ?? '';
+  const ref = /^ref:\s*(\S+)$/.exec(line)?.[1];
+  if (ref !== undefined) return ref.replace(/^refs\/heads\//, '') || undefined;
+  return /^[0-9a-f]{7,64}$/i.test(line) ? line.slice(0, 7) : undefined;
+}
+
+function readSmall(path: string): string | undefined {
+  try {
+    if (statSync(path).size > MAX_HEAD_BYTES) return undefined;
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
