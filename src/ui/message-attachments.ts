@@ -10,6 +10,8 @@ export interface AttachmentContext {
   secretPatterns?: readonly string[];
   /** Words after `@` that are not files (`@server:uri` resources). */
   notFiles?: ReadonlySet<string>;
+  /** What those words attached and what they could not, told with the files'. */
+  resources?: { attached: readonly string[]; problems: readonly string[] };
   /** The model the turn goes to, and its provider: whether pictures can go with it. */
   model: string;
   provider: string;
@@ -30,7 +32,7 @@ export async function withAttachments(
 ): Promise<{ text: string; images: ImageAttachment[] } | undefined> {
   const { print, colour } = context;
   const attached = await attachFiles(line, { workspaceRoot: context.workspaceRoot, secretPatterns: context.secretPatterns, notFiles: context.notFiles });
-  for (const problem of attached.problems) print(colour.yellow(`  ${sanitizeLine(problem)}`));
+  for (const problem of [...attached.problems, ...(context.resources?.problems ?? [])]) print(colour.yellow(`  ${sanitizeLine(problem)}`));
   if (attached.imageRefused) {
     print(colour.yellow('  Not sent: fix the picture and send again (↑ brings the message back).'));
     return undefined;
@@ -47,6 +49,7 @@ export async function withAttachments(
     files = files.filter((file) => !pasted.has(file));
     images = [];
   }
-  if (files.length > 0) print(colour.dim(`  attached ${files.map(sanitizeLine).join(', ')}`));
+  const names = [...files, ...(context.resources?.attached ?? [])];
+  if (names.length > 0) print(colour.dim(`  attached ${names.map(sanitizeLine).join(', ')}`));
   return { text: attached.message, images };
 }

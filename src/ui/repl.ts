@@ -7,7 +7,7 @@ import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
 import { runSlashCommand } from './slash-commands.ts';
 import { attachResources, resourceMentions } from './input/attach-resources.ts';
 import { formatPreview } from './preview-view.ts';
-import { sanitize, sanitizeLine } from './sanitize.ts';
+import { sanitize } from './sanitize.ts';
 import type { TerminalRenderer } from './terminal-renderer.ts';
 import { ToolCallLog, trackToolEvent } from './tool-calls.ts';
 import { contextFill } from './usage-report.ts';
@@ -275,13 +275,12 @@ async function attachToMessage(line: string, state: ReplState): Promise<{ text: 
     mentions.length > 0 && runtime.mcp
       ? await attachResources(mentions, runtime.mcp, (config.mcpStartTimeoutSeconds ?? 10) * 1000)
       : { blocks: '', problems: [], attached: [] };
-  for (const problem of resources.problems) state.print(colour.yellow(`  ${sanitizeLine(problem)}`));
-  if (resources.attached.length > 0) state.print(colour.dim(`  attached ${resources.attached.map(sanitizeLine).join(', ')}`));
   const { withAttachments } = await import('./message-attachments.ts');
   const prepared = await withAttachments(line, {
     workspaceRoot: config.cwd,
     secretPatterns: config.secretPatterns,
     notFiles: new Set(mentions.map((mention) => mention.word)),
+    resources,
     model: runtime.model,
     provider: config.provider,
     print: state.print,
