@@ -66,7 +66,7 @@ describe('the terminal, second pass (tmux)', { timeout: 180_000 }, () => {
 
       // Chosen from the / menu with Tab: the screen holds exactly what /mcp printed, nothing of the menu.
       terminal.type('/mc');
-      await terminal.expectScreen(/^ {2}\/mcp {10}MCP servers: status, tools, last error$/m, 'the / menu offering /mcp');
+      await terminal.expectScreen(/^ {2}\/mcp {10}MCP servers: /m, 'the / menu offering /mcp');
       terminal.keys('Tab');
       await terminal.expectScreen(/^› \/mcp *$/m, '/mcp completed');
       terminal.keys('Enter');
