@@ -7,7 +7,7 @@ import { resolveResume, type Replay, type ResumedSession } from './ui/resume.ts'
 import { loadedFilesLine } from './settings/loaded-files.ts';
 import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
-import { keyHostNote } from './ui/key-host-note.ts';
+import { bannerLine, bannerLines } from './ui/banner.ts';
 import { sanitize, sanitizeLine } from './ui/sanitize.ts';
 import { runRepl } from './ui/repl.ts';
 import { isMessagePrompt } from './ui/mode-display.ts';
@@ -15,7 +15,6 @@ import { SLASH_COMMAND_SUMMARIES, SLASH_COMMANDS } from './ui/slash-commands.ts'
 import { loadCustomCommands } from './commands/load-commands.ts';
 import { commandSummaries } from './ui/custom-commands.ts';
 import { mcpPromptCommands, mcpResources } from './ui/input/mcp-completion.ts';
-import { sandboxBannerLine } from './sandbox/describe-sandbox.ts';
 
 /** package.json's version, put in by the build (scripts/build.mjs), so a prompt reads no file for it. */
 declare const SYLVAN_VERSION: string | undefined;
@@ -32,27 +31,11 @@ async function readAllStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function banner(config: Config): string {
-  const lines = [providerBanner(config)];
-  const sandbox = config.sandbox && sandboxBannerLine(config.sandbox);
-  if (sandbox) lines.push(chalkFor(process.stdout).dim(sanitizeLine(sandbox)));
-  return lines.join('\n');
-}
+/** The terminal's width, for wrapping the banner; none for a pipe. */
+const terminalColumns = () => (process.stdout.isTTY ? process.stdout.columns : undefined);
 
-function providerBanner(config: Config): string {
-  const colour = chalkFor(process.stdout);
-  const head = `${colour.bold.green('Sylvan')} ${colour.dim(`v${version()}`)}`;
-  if (config.provider === 'mock') {
-    return [
-      `${head} ${colour.dim(`· offline mock model · sample weather${config.search?.backend === 'sample' ? ' · sample search' : ''}`)}`,
-      colour.dim('No API key found. Set DASHSCOPE_API_KEY (Qwen) or OPENAI_API_KEY in .env to talk to a real model.'),
-      colour.dim('Try: 北京今天天气怎么样？ · (2+3)*4 等于多少？ · 帮我读一下 package.json · /help'),
-    ].join('\n');
-  }
-  const where = config.provider === 'dashscope' ? 'DashScope' : (config.baseURL ?? 'OpenAI-compatible');
-  const line = `${head} ${colour.dim(sanitizeLine(`· ${config.model} via ${where} · /help for commands · Ctrl-C stops an answer`))}`;
-  const host = keyHostNote(config);
-  return host ? `${line}\n${colour.dim(host)}` : line;
+function banner(config: Config): string {
+  return bannerLines(config, version(), chalkFor(process.stdout), terminalColumns()).join('\n');
 }
 
 /** How a failure outside any turn reaches the user: one line, the stack only with SYLVAN_DEBUG=1. */
@@ -172,7 +155,7 @@ async function run(argv: string[]): Promise<number> {
     try {
       process.stdout.write(`${banner(config)}\n`);
       const loaded = loadedFilesLine(config, customCommands.commands.length);
-      if (loaded) process.stdout.write(`${dim(loaded)}\n`);
+      if (loaded) for (const row of bannerLine(loaded, terminalColumns())) process.stdout.write(`${dim(row)}\n`);
       for (const note of customCommands.notes) process.stdout.write(`${dim(sanitizeLine(note))}\n`);
       // On a terminal the resumed conversation is drawn again before the prompt; a pipe gets the summary line alone.
       const replay = process.stdout.isTTY

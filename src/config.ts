@@ -24,6 +24,11 @@ const DEFAULT_MODELS: Record<ProviderName, string> = {
   openai: 'gpt-4o-mini',
   mock: 'mock',
 };
+/** The variable other tools use for a provider's model, read after SYLVAN_MODEL. */
+const PROVIDER_MODEL_VARIABLES: Partial<Record<ProviderName, string>> = {
+  dashscope: 'DASHSCOPE_MODEL',
+  openai: 'OPENAI_MODEL',
+};
 
 export type ResumeRequest = { kind: 'latest' } | { kind: 'pick' } | { kind: 'id'; id: string };
 
@@ -106,6 +111,8 @@ Options:
   -v, --version           the version
 
 Keys (environment or .env in this folder): DASHSCOPE_API_KEY, OPENAI_API_KEY (+ OPENAI_BASE_URL).
+Models: DASHSCOPE_MODEL or OPENAI_MODEL (after --model and SYLVAN_MODEL).
+A local server needs no key: OPENAI_BASE_URL=http://localhost:11434/v1 (Ollama).
 With no key Sylvan runs a built-in offline mock model.`;
 
 type Environment = Record<string, string | undefined>;
@@ -159,6 +166,22 @@ function knownSecrets(env: Environment, apiKey: string | undefined): string[] {
 
 const truthy = (raw: string | undefined): boolean => raw !== undefined && /^(1|true|yes|on)$/i.test(raw.trim());
 const nonEmpty = (raw: string | undefined): string | undefined => (raw && raw.trim() !== '' ? raw.trim() : undefined);
+
+/**
+ * The model: `--model`, then `SYLVAN_MODEL`, then the provider's own variable (`OPENAI_MODEL`,
+ * `DASHSCOPE_MODEL`: what other tools read), each from the environment or else `.env`; then the
+ * settings files' `model`; then the provider's default.
+ */
+function chooseModel(provider: ProviderName, flag: string | undefined, variables: SettingsSources, settings: Environment): string {
+  const providerVariable = PROVIDER_MODEL_VARIABLES[provider];
+  return (
+    nonEmpty(flag) ??
+    variables.lookup('SYLVAN_MODEL')?.value ??
+    (providerVariable === undefined ? undefined : variables.lookup(providerVariable)?.value) ??
+    nonEmpty(settings.SYLVAN_MODEL) ??
+    DEFAULT_MODELS[provider]
+  );
+}
 
 /** `--resume` takes an optional id, which parseArgs cannot express: give it an empty one. */
 function normaliseResume(argv: string[]): string[] {
@@ -219,9 +242,12 @@ export function loadConfig(
   // An empty variable in the shell counts as unset, so it does not hide the value in .env.
   const fileNotes = [...settings.notes];
   const dotenv = readDotenv(cwd, fileNotes);
-  const sources = new SettingsSources([
+  const variables = [
     { label: 'the environment', trusted: true, values: environment },
     { label: `.env in ${cwd}`, trusted: false, values: dotenv },
+  ];
+  const sources = new SettingsSources([
+    ...variables,
     // What a project file may not set (keys, a base URL for a key it did not bring, approval) was
     // refused by loadSettings with exit 2; what is left may stand as the user's own choices.
     { label: 'the settings files', trusted: true, values: settings.environment },
@@ -242,7 +268,7 @@ export function loadConfig(
     provider = dashscopeKey ? 'dashscope' : openaiKey || openaiBase ? 'openai' : 'mock';
   }
 
-  const model = nonEmpty(values.model) ?? nonEmpty(env.SYLVAN_MODEL) ?? DEFAULT_MODELS[provider];
+  const model = chooseModel(provider, values.model, new SettingsSources(variables), settings.environment);
   let apiKey: string | undefined;
   let baseURL: string | undefined;
   let keyVariable: string | undefined;

@@ -32,7 +32,7 @@ import { userContent, withoutImages } from './agent/image-parts.ts';
 import type { ImageAttachment } from './files/image-file.ts';
 import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
 import { describeEdit, type EditFileInput } from './tools/files/edit-file.ts';
-import { describeCommand, RUN_COMMAND_LOOP_TIMEOUT_MS, type RunCommandInput } from './tools/shell/run-command.ts';
+import { describeCommand, MAX_TIMEOUT_SECONDS, RUN_COMMAND_LOOP_TIMEOUT_MS, type RunCommandInput } from './tools/shell/run-command.ts';
 import { formatCall } from './ui/render.ts';
 import { CommandSandbox } from './sandbox/command-sandbox.ts';
 import { findSandbox } from './sandbox/find-sandbox.ts';
@@ -78,6 +78,14 @@ export interface Runtime {
   runTurn(text: string, signal: AbortSignal, approval: ApprovalPolicy, options?: TurnRequest): AsyncGenerator<AgentEvent, StopReason>;
   /** What the user sees before approving a call: a summary line and a preview. */
   describeCall(request: ApprovalRequest): Promise<{ summary: string; preview: string; previewFormat?: 'diff' }>;
+  /**
+   * Runs a command the user typed (`!command`) through `run_command`'s own machinery — the sandbox,
+   * the environment without credentials, the timeout, the bounded output, every held key scrubbed,
+   * a checkpoint so /undo reverses what it changed — without asking: typing it was the approval.
+   * What it printed (or why it failed) enters the history as the user's own message, so the next
+   * request carries it, and the session file keeps it (redacted). Never throws.
+   */
+  runUserCommand(command: string, signal: AbortSignal, onProgress?: (text: string) => void): Promise<UserCommandResult>;
   /** Replaces the history with a summary of it. Never throws. */
   compact(focus: string | undefined, signal: AbortSignal): Promise<CompactResult>;
   /** Starts a new session with the same settings. */
@@ -97,10 +105,15 @@ export interface Runtime {
    * and checkpointed (with `checkpointLabel`, as a turn of its own, so /undo can reverse it). The
    * caller has asked for approval. Resolves with run_command's result; never throws.
    */
-  runUserCommand?(command: string, options: { id: string; signal: AbortSignal; checkpointLabel?: string }): Promise<{ ok: true; output: string } | { ok: false; message: string }>;
+  runCommandLine?(command: string, options: { id: string; signal: AbortSignal; checkpointLabel?: string }): Promise<{ ok: true; output: string } | { ok: false; message: string }>;
   /** `text` with every key Sylvan holds replaced, as in the session file (/export). */
   redact?(text: string): string;
-  /** Share of the context window the history takes now, 0..1+. */
+  /**
+   * Share of the context window the next request starts from, 0..1+: the provider's count of the
+   * last step (its prompt and its answer) plus an estimate of what entered the history since; the
+   * estimate of history, instructions and tools when the history was replaced since (/compact,
+   * /clear, /rewind) or nothing was counted yet. The turn's usage line and /usage both show it.
+   */
   contextShare(): number;
   /** Estimated tokens of the history alone. */
   historyTokens(): number;
@@ -111,6 +124,20 @@ export interface Runtime {
   saveToolOutput?(call: { toolName: string; toolCallId: string }, text: string): Promise<string>;
   /** Saves and closes the transcript. */
   close(): void;
+}
+
+/** What a `!command` gave: `run_command`'s result (exit code, stdout, stderr), or why it did not run to its end. */
+export type UserCommandResult = ({ ok: true; output: string } | { ok: false; error: string }) & {
+  /** Lines about its checkpoint (say, that what it changed cannot be undone), told once. */
+  notices: string[];
+};
+
+/** The longest a `!command` may run: run_command's own upper bound (the user can stop it sooner with Ctrl-C). */
+const USER_COMMAND_TIMEOUT_SECONDS = MAX_TIMEOUT_SECONDS;
+
+/** What the user ran, as their own message in the history. */
+export function userCommandMessage(command: string, result: { ok: true; output: string } | { ok: false; error: string }): string {
+  return result.ok ? `I ran \`${command}\`:\n${result.output}` : `I ran \`${command}\`, and it did not finish: ${result.error}`;
 }
 
 /** What the UI chooses per turn. */
@@ -164,6 +191,9 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   // Probed while the user types; the first turn awaits it instead of blocking on bwrap.
   void sandbox.ready();
   const networkGrants = new NetworkGrants();
+  /** The live output of the user's own commands (`!command`), by call id; a model's calls report to the turn. */
+  const userCommandProgress = new Map<string, (text: string) => void>();
+  let userCommands = 0;
   const mcp = startRuntimeMcp(config, sandbox);
   // Every key Sylvan holds: the provider's and search keys, and the MCP servers' headers.
   const secrets = [...new Set([...(config.secrets ?? []), ...mcp.secrets])];
@@ -174,7 +204,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     weather: config.weather,
     secretPatterns: config.secretPatterns,
     toolTimeoutMs: config.toolTimeoutSeconds * 1000,
-    onProgress: progress.report,
+    onProgress: (toolCallId, toolName, text) => (userCommandProgress.get(toolCallId) ?? ((line: string) => progress.report(toolCallId, toolName, line)))(text),
     search: config.search,
     checkpoints: () => checkpoints,
     secrets: heldSecrets,
@@ -236,6 +266,21 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   let checkpoints = checkpointsOf(session.id);
   let sessionUsage = options.resumed?.usage ?? emptyUsage();
   const conversation = new Conversation(options.resumed?.messages, (message) => session.appendMessage(message));
+  /** The provider's count of the last step's prompt and answer, the history it was counted on, and where that step's messages end in it. */
+  let counted: { tokens: number; messages: readonly ModelMessage[]; upTo: number } | undefined;
+  const countStep = (usage: TokenUsage) => {
+    const messages = conversation.messages;
+    // The step's tool results (appended after its answer) were in neither count.
+    const upTo = messages.length - (messages.at(-1)?.role === 'tool' ? 1 : 0);
+    counted = usage.inputTokens > 0 ? { tokens: usage.inputTokens + usage.outputTokens, messages, upTo } : undefined;
+  };
+  const contextTokens = (): number => {
+    const messages = conversation.messages;
+    if (counted && counted.messages === messages && messages.length >= counted.upTo) {
+      return counted.tokens + fitter.estimateMessages(messages.slice(counted.upTo));
+    }
+    return fitter.requestEstimate(messages);
+  };
   /** The list changed in the running turn: the UI is told after the event that carried the change. */
   let todoChanged = false;
   todo.onChange((items) => {
@@ -329,6 +374,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       },
       onStepUsage: (sent, usage) => {
         fitter.observe(sent, usage);
+        countStep(usage);
         session.appendUsage(usage);
         sessionUsage = addUsage(sessionUsage, usage);
       },
@@ -392,7 +438,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     },
     listModels: (signal) => listServerModels(config, signal),
     runTurn: (text, signal, approval, request = {}) => redactTurn(turn(text, signal, approval, request), secrets),
-    async runUserCommand(command, { id, signal, checkpointLabel }) {
+    async runCommandLine(command, { id, signal, checkpointLabel }) {
       if (checkpointLabel !== undefined) checkpoints.beginTurn(checkpointLabel, conversation.length);
       // The loop's own way of running a call: the same limit, the same handling of an interrupt.
       const outcome = await executeToolCall(tools.run_command as Tool, { toolCallId: id, input: { command } }, {
@@ -407,6 +453,26 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     redact: (text) => redactSecrets(text, secrets),
     saveToolOutput: (call, text) => saveToolOutput({ home: config.home, sessionId: session.id, ...call, text, secrets }),
     compact,
+    async runUserCommand(command, signal, onProgress) {
+      const toolCallId = `user-command-${++userCommands}`;
+      if (onProgress) userCommandProgress.set(toolCallId, onProgress);
+      // A turn of its own for the checkpoints: /undo reverses what the command changed.
+      checkpoints.beginTurn(`!${command}`, conversation.length);
+      let result: { ok: true; output: string } | { ok: false; error: string };
+      try {
+        const run = builtInTools.run_command?.execute;
+        if (!run) throw new Error('run_command is not available.');
+        const output: unknown = await run({ command, timeout_seconds: USER_COMMAND_TIMEOUT_SECONDS }, { toolCallId, messages: [], abortSignal: signal, context: undefined });
+        result = { ok: true, output: typeof output === 'string' ? output : String(output) };
+      } catch (error) {
+        result = { ok: false, error: signal.aborted ? 'it was stopped (Ctrl-C) before it finished.' : redactSecrets((error as Error).message, secrets) };
+      } finally {
+        userCommandProgress.delete(toolCallId);
+      }
+      // The output is scrubbed already; the command line as typed may hold a key too.
+      conversation.append({ role: 'user', content: redactSecrets(userCommandMessage(command, result), secrets) });
+      return { ...result, notices: checkpoints.takeNotices() };
+    },
     describeCall: async (request) => {
       switch (request.toolName) {
         case 'write_file':
@@ -444,7 +510,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       }
       provider = providerContext({ ...config, model: name, contextTokens: windowTokens });
     },
-    contextShare: () => fitter.usedShare(conversation.messages),
+    contextShare: () => contextTokens() / windowTokens,
     historyTokens: () => fitter.estimate(conversation.messages),
     close: () => {
       session.close();

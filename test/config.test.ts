@@ -201,6 +201,24 @@ describe('loadConfig: provider selection', () => {
     assert.equal(config(['-m', 'qwen3-max'], environment).contextTokens, 262_144);
   });
 
+  test('OPENAI_MODEL and DASHSCOPE_MODEL name the model of their own provider, below --model and SYLVAN_MODEL, above the settings', () => {
+    const home = join(cwd, 'home');
+    mkdirSync(home);
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ model: 'from-settings' }));
+    const openai = { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', SYLVAN_HOME: home };
+    assert.equal(config([], openai).model, 'from-settings');
+    assert.equal(config([], { ...openai, OPENAI_MODEL: 'fake-model' }).model, 'fake-model');
+    assert.equal(config([], { ...openai, OPENAI_MODEL: 'fake-model', SYLVAN_MODEL: 'sylvan-model' }).model, 'sylvan-model');
+    assert.equal(config(['-m', 'flag-model'], { ...openai, OPENAI_MODEL: 'fake-model', SYLVAN_MODEL: 'sylvan-model' }).model, 'flag-model');
+    // Another provider's variable is not this one's model.
+    assert.equal(config([], { ...openai, DASHSCOPE_MODEL: 'qwen-max' }).model, 'from-settings');
+    assert.equal(config([], { DASHSCOPE_API_KEY: 'sk', DASHSCOPE_MODEL: 'qwen3-max', OPENAI_MODEL: 'gpt-4o' }).model, 'qwen3-max');
+    assert.equal(config([], { DASHSCOPE_API_KEY: 'sk', DASHSCOPE_MODEL: 'qwen3-max' }).contextTokens, 262_144);
+    // SYLVAN_MODEL in .env still comes before OPENAI_MODEL in the shell: the environment and .env are one tier.
+    writeDotenv('SYLVAN_MODEL=dotenv-model\n');
+    assert.equal(config([], { ...openai, OPENAI_MODEL: 'fake-model' }).model, 'dotenv-model');
+  });
+
   test('SYLVAN_CONTEXT_TOKENS overrides the known window', () => {
     assert.equal(config([], { DASHSCOPE_API_KEY: 'sk', SYLVAN_CONTEXT_TOKENS: '8000' }).contextTokens, 8000);
   });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { AgentEvent } from '../src/agent/events.ts';
@@ -26,6 +27,8 @@ interface Started {
   server: DashScopeServer;
   /** The room for history, as the runtime accounts it: the window less instructions, tools and the answer. */
   historyRoom: number;
+  /** $SYLVAN_HOME: sessions live here. */
+  home: string;
 }
 
 /** A runtime for qwen-plus with an 8k window against a loopback server whose answers report `usage`. */
@@ -51,9 +54,9 @@ async function startRuntime(usage: ScriptedUsage): Promise<Started> {
     cwd,
   ) as Config;
   const runtime = createRuntime(config);
-  // With an empty history, the share of the window in use is what is reserved.
-  const reserved = Math.round(runtime.contextShare() * WINDOW_TOKENS);
-  return { runtime, server, historyRoom: WINDOW_TOKENS - reserved };
+  // With an empty history, the share of the window in use is the instructions and tools; the answer's room (15% of the window, at most 8,192) is kept too.
+  const reserved = Math.round(runtime.contextShare() * WINDOW_TOKENS) + Math.min(8_192, Math.floor(WINDOW_TOKENS * 0.15));
+  return { runtime, server, historyRoom: WINDOW_TOKENS - reserved, home: config.home };
 }
 
 /** Runs one turn to its end and returns what it showed the user. */
@@ -104,6 +107,52 @@ describe('runtime: the history is sized by what the provider reports', () => {
 
     assert.deepEqual(userTexts(server.requests[1]), [first, second]);
     assert.deepEqual(notices(events), []);
+  });
+});
+
+describe('runtime: how full the context is (the turn line and /usage)', () => {
+  test("is the provider's count of the last step, and the estimate again once the history is replaced", TEST_TIMEOUT, async () => {
+    const { runtime } = await startRuntime({ promptTokens: 2_000, completionTokens: 400 });
+    const empty = runtime.contextShare();
+    assert.ok(empty > 0 && empty < 0.5, `instructions and tools alone: ${empty}`);
+    await turn(runtime, '你好');
+    assert.equal(Math.round(runtime.contextShare() * WINDOW_TOKENS), 2_400, 'the prompt and the answer the provider counted');
+    runtime.clear();
+    assert.equal(runtime.contextShare(), empty, 'a new history is estimated');
+    runtime.close();
+  });
+});
+
+describe('runtime: a command the user runs (!command)', () => {
+  test("runs as run_command does, without the keys, and the next request and the session carry it as the user's own", TEST_TIMEOUT, async () => {
+    const { runtime, server, home } = await startRuntime(countsLittle);
+    const progress: string[] = [];
+    const result = await runtime.runUserCommand('echo hi; echo "key=$DASHSCOPE_API_KEY"; echo test-key', new AbortController().signal, (text) => progress.push(text));
+    assert.equal(result.ok, true, JSON.stringify(result));
+    const output = result.ok ? result.output : '';
+    assert.match(output, /^exit code 0 \(/);
+    assert.match(output, /stdout:\nhi\nkey=\n\[redacted\]$/, 'no key in its environment, and none in what it printed');
+    await turn(runtime, '它打印了什么？');
+    runtime.close();
+    const [ran, asked] = userTexts(server.requests[0]);
+    assert.match(ran ?? '', /^I ran `echo hi; echo "key=\$DASHSCOPE_API_KEY"; echo \[redacted\]`:\nexit code 0 [^\n]*\nstdout:\nhi\n/);
+    assert.equal(asked, '它打印了什么？');
+    const saved = readFileSync(join(home, 'sessions', `${runtime.sessionId}.jsonl`), 'utf8');
+    assert.match(saved, /I ran `echo hi/);
+    assert.doesNotMatch(saved, /test-key/);
+  });
+
+  test('a stopped command says so, and that is what the history keeps', TEST_TIMEOUT, async () => {
+    const { runtime } = await startRuntime(countsLittle);
+    const controller = new AbortController();
+    const running = runtime.runUserCommand('echo started; sleep 30', controller.signal, () => controller.abort());
+    const result = await withDeadline(running, 20_000, 'the stopped command to end');
+    runtime.close();
+    assert.deepEqual({ ok: result.ok, error: result.ok ? '' : result.error }, { ok: false, error: 'it was stopped (Ctrl-C) before it finished.' });
+    assert.equal(
+      contentText(runtime.conversation.messages.at(-1)?.content),
+      'I ran `echo started; sleep 30`, and it did not finish: it was stopped (Ctrl-C) before it finished.',
+    );
   });
 });
 

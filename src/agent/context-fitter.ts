@@ -45,6 +45,8 @@ export interface FittedMessages {
 export class ContextFitter {
   private readonly calibration = new TokenCalibration({ minRatio: 1, maxRatio: 2 });
   private reservedTokens = 0;
+  /** The part of `reservedTokens` kept for the answer (not yet used by anything). */
+  private answerRoomTokens = 0;
   /** The share of `reservedTokens` that the tool definitions take, and who offers the most of them. */
   private toolTokens = 0;
   private toolGroups: ToolGroup[] = [];
@@ -84,8 +86,8 @@ export class ContextFitter {
     this.toolTokens = toolTokens;
     this.toolGroups = [...groups.values()].sort((left, right) => right.tokens - left.tokens);
     // Room for the answer: a share of the window, capped so small windows still hold a conversation.
-    const answerRoom = Math.min(8_192, Math.floor(this.windowTokens * 0.15));
-    this.reservedTokens = estimateTextTokens(instructions) + toolTokens + answerRoom;
+    this.answerRoomTokens = Math.min(8_192, Math.floor(this.windowTokens * 0.15));
+    this.reservedTokens = estimateTextTokens(instructions) + toolTokens + this.answerRoomTokens;
   }
 
   /** Estimated tokens of a history, as the fitter counts them. */
@@ -97,6 +99,18 @@ export class ContextFitter {
   /** The share of the window the history would take, 0..1+. */
   usedShare(messages: readonly ModelMessage[]): number {
     return (this.estimate(messages) + this.reservedTokens) / this.windowTokens;
+  }
+
+  /** Estimated tokens of a request carrying this history whole: the history, instructions and tools (no room kept for the answer). */
+  requestEstimate(messages: readonly ModelMessage[]): number {
+    return this.estimate(messages) + this.reservedTokens - this.answerRoomTokens;
+  }
+
+  /** Estimated tokens of a few messages (say, those added since the provider last counted), without touching the history's measures. */
+  estimateMessages(messages: readonly ModelMessage[]): number {
+    let total = 0;
+    for (const message of messages) total += this.count(message);
+    return total;
   }
 
   /** The share of the room left for history (the window less instructions, tools and the answer), 0..1+. */

@@ -12,6 +12,12 @@ import type { ToolCallRecord } from './tool-calls.ts';
 
 // Here, not in repl.ts: the slash commands read this state, and the REPL imports the commands.
 
+/** Stops the status line when called. */
+export interface StatusLine {
+  (): void;
+  progress(text: string): void;
+}
+
 /** State the slash commands can read and change. */
 export interface ReplState {
   config: Config;
@@ -26,6 +32,8 @@ export interface ReplState {
   /** Runs slow work (a /compact) so that Ctrl-C stops it. */
   interruptible: <T>(work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
   print: (line?: string) => void;
+  /** The terminal's width in columns, for what a command wraps itself (`/help`); undefined for a pipe. */
+  columns: () => number | undefined;
   dim: (text: string) => string;
   /** Styles for what a command shows (off with NO_COLOR or a pipe). */
   colour: ChalkInstance;
@@ -35,8 +43,12 @@ export interface ReplState {
   thinking: ThinkingDisplay;
   /** The tool calls of the last turn, for /last. */
   lastToolCalls: readonly ToolCallRecord[];
-  /** Shows a live status line (on a terminal) until the returned function is called. */
-  status: (label: string) => () => void;
+  /**
+   * Shows a live status line (on a terminal) until the returned function is called; its `progress`
+   * shows a running command's latest lines under it, in place of those shown before (sanitised by
+   * the caller).
+   */
+  status: (label: string) => StatusLine;
   /** The approval mode: read by the approval policy at every call and by each turn (plan mode's tools and instructions). */
   mode: ApprovalMode;
   /** A list to choose from by typing a filter (the /resume picker), where the reader holds a terminal. */

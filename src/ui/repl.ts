@@ -10,6 +10,7 @@ import { formatPreview } from './preview-view.ts';
 import { sanitize } from './sanitize.ts';
 import type { TerminalRenderer } from './terminal-renderer.ts';
 import { ToolCallLog, trackToolEvent } from './tool-calls.ts';
+import { contextFill } from './usage-report.ts';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { ReplState } from './repl-state.ts';
 import { nextApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
@@ -113,6 +114,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
         }
       },
       print,
+      columns: () => (output.isTTY && output.columns ? output.columns : undefined),
       dim: colour.dim,
       colour,
       ask: async (question) => {
@@ -130,19 +132,35 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       pick: reader.pick && ((request) => reader.pick!(request)),
       output,
       status: (label) => {
-        if (!output.isTTY) return () => {};
         let stopped = false;
-        let close = () => {};
-        void import('./status.ts').then(({ LiveStatus }) => {
-          if (stopped) return;
-          const status = new LiveStatus(output, colour, Date.now, () => undefined, reader.typeAhead);
-          status.start(label);
-          close = () => status.close();
-        });
-        return () => {
-          stopped = true;
-          close();
-        };
+        let live: import('./status.ts').LiveStatus | undefined;
+        /** Output that came before the status module loaded, shown once it has. */
+        let early = '';
+        if (output.isTTY) {
+          void import('./status.ts').then(({ LiveStatus }) => {
+            if (stopped) return;
+            live = new LiveStatus(output, colour, Date.now, () => undefined, reader.typeAhead);
+            live.start(label);
+            if (early !== '') live.addProgress(early);
+          });
+        }
+        const stop = Object.assign(
+          () => {
+            stopped = true;
+            live?.close();
+          },
+          {
+            // Each report is the command's latest lines as a whole (run_command's LatestLines), not an addition.
+            progress: (text: string) => {
+              if (!live) early = text;
+              else {
+                live.clearProgress();
+                live.addProgress(text);
+              }
+            },
+          },
+        );
+        return stop;
       },
     };
     onState(state);
@@ -182,6 +200,12 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     } catch (error) {
       print(colour.red(`✗ Could not start the model: ${sanitize((error as Error).message)}`));
       return 1;
+    }
+
+    if (line.startsWith('!')) {
+      const { runUserCommand } = await import('./user-command.ts');
+      await runUserCommand(line, current, { piped: options.pipedInput === true });
+      continue;
     }
 
     let message = line;
@@ -228,8 +252,6 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     live?.begin();
     let turnUsage = emptyUsage();
     let stopReason: StopReason | undefined;
-    // The last step's prompt plus answer is what the next request starts from.
-    let contextTokens = 0;
     try {
       const policy = current.policy;
       const turnMode = mode;
@@ -238,7 +260,6 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       for await (const event of current.runtime.runTurn(message, controller.signal, live ? hidingLiveRows(policy, live) : policy, request)) {
         if (!live) trackToolEvent(toolCalls, event);
         await renderer.render(event);
-        if (event.type === 'step-end') contextTokens = event.usage.inputTokens + event.usage.outputTokens;
         if (event.type === 'turn-end') {
           turnUsage = event.usage;
           stopReason = event.stopReason;
@@ -255,9 +276,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     // What was queued during the turn follows an answer that completed; after a stop or a failure it is the user's to send again.
     if (stopReason !== 'completed') reader.typeAhead?.takeBack();
     if (turnUsage.inputTokens + turnUsage.outputTokens > 0) {
-      const window = current.runtime.windowTokens;
-      const percent = Math.round((contextTokens / window) * 100);
-      renderer.dimLine(`· ${formatUsage(turnUsage)} · context ${percent}% of ${Math.round(window / 1000)}k`);
+      const context = contextFill(current.runtime);
+      renderer.dimLine(`· ${formatUsage(turnUsage)} · context ${context.percent}% of ${context.window}`);
     }
   }
 }

@@ -7,7 +7,9 @@ import type { ReplState } from './repl-state.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
 import { fullToolOutput } from './tool-calls.ts';
 import { modeCommand } from './mode-command.ts';
-import { usageReport } from './usage-report.ts';
+import { contextFill, usageReport } from './usage-report.ts';
+import { helpSections } from './help-columns.ts';
+import { wrapStyled } from './display-width.ts';
 import { todoReport } from './todo-view.ts';
 import { findCommand, type CustomCommand } from '../commands/custom-command.ts';
 import { commandHelpLines } from './custom-commands.ts';
@@ -39,7 +41,14 @@ const KEYS: readonly (readonly [string, string])[] = [
   ['Shift+Tab', 'switch the mode: ask → auto-edit → plan'],
   ['Ctrl-O', 'show the last tool result whole (again: hide it); /last prints them all'],
   ['@path', 'attach a workspace file (or a picture, for a model that sees images) to the message'],
+  ['!command', 'run a shell command yourself, without a question; its output joins the conversation'],
   ['typing during an answer', 'shown under it; Enter queues it as the next message, Esc/Ctrl-C gives it back'],
+];
+
+/** What the rows around the prompt show, as /help lists them. */
+const STATUS: readonly (readonly [string, string])[] = [
+  ['under the prompt', 'the git branch, the approval mode and what it means'],
+  ['during an answer', 'what is happening, seconds, retries (rate limited · retrying (1/3) in 2 s)'],
 ];
 
 const COMMANDS: SlashCommand[] = [
@@ -48,19 +57,7 @@ const COMMANDS: SlashCommand[] = [
     usage: '/help',
     summary: 'this list',
     run(_argument, state) {
-      for (const command of COMMANDS) state.print(`  ${command.usage.padEnd(22)} ${state.dim(command.summary)}`);
-      const custom = commandHelpLines(state.customCommands);
-      if (custom.length > 0) {
-        state.print("  Custom commands (.sylvan/commands/ is the project's, $SYLVAN_HOME/commands/ yours, which wins on a clash):");
-        for (const command of custom) state.print(`  ${command.usage.padEnd(22)} ${state.dim(command.summary)}`);
-      }
-      for (const note of state.customCommands?.notes ?? []) state.print(state.dim(`  ${sanitizeLine(note)}`));
-      state.print(state.dim('  Esc or Ctrl-C stops an answer; Ctrl-C twice at an empty prompt, Ctrl-D, exit or /exit quits.'));
-      state.print('  Keys:');
-      for (const [keys, what] of KEYS) state.print(`  ${keys.padEnd(24)} ${state.dim(what)}`);
-      state.print('  Status:');
-      state.print(`  ${'under the prompt'.padEnd(24)} ${state.dim('the git branch, the approval mode and what it means')}`);
-      state.print(`  ${'during an answer'.padEnd(24)} ${state.dim('what is happening, seconds, retries (rate limited · retrying (1/3) in 2 s)')}`);
+      for (const row of helpLines(state.columns(), state.dim, commandHelpLines(state.customCommands), state.customCommands?.notes)) state.print(row);
     },
   },
   {
@@ -108,8 +105,8 @@ const COMMANDS: SlashCommand[] = [
       const report = usageReport(state.runtime.model, state.runtime.sessionUsage);
       state.print(report.totals);
       if (report.cache) state.print(report.cache);
-      const percent = Math.round(state.runtime.contextShare() * 100);
-      state.print(`  context: about ${percent}% of the ${Math.round(state.runtime.windowTokens / 1000)}k window`);
+      const context = contextFill(state.runtime);
+      state.print(`  context: ${context.percent}% of the ${context.window} window`);
       state.print(report.cost ?? state.dim(report.unpriced ?? ''));
     },
   },
@@ -269,6 +266,30 @@ const COMMANDS: SlashCommand[] = [
     run: () => 'exit',
   },
 ];
+
+/**
+ * What /help prints at `width` columns (undefined: a pipe, nothing wrapped): the commands and the
+ * keys, their descriptions in one column.
+ */
+export function helpLines(
+  width: number | undefined,
+  dim: (text: string) => string = (text) => text,
+  custom: readonly { usage: string; summary: string }[] = [],
+  notes: readonly string[] = [],
+): string[] {
+  // One name column for the commands and the keys, so both lists line up.
+  const [commands = [], customRows = [], keys = [], status = []] = helpSections(
+    [COMMANDS.map((command) => [command.usage, command.summary] as const), custom.map((command) => [command.usage, command.summary] as const), KEYS, STATUS],
+    width,
+    dim,
+  );
+  const wrapped = (text: string) => (width === undefined ? [text] : wrapStyled(text, width - 3));
+  const customHeading = "Custom commands (.sylvan/commands/ is the project's, $SYLVAN_HOME/commands/ yours, which wins on a clash):";
+  const customPart = custom.length > 0 ? [...wrapped(customHeading).map((row) => `  ${row}`), ...customRows] : [];
+  const notesPart = notes.flatMap((note) => wrapped(sanitizeLine(note)).map((row) => dim(`  ${row}`)));
+  const quit = wrapped('Esc or Ctrl-C stops an answer; Ctrl-C twice at an empty prompt, Ctrl-D, exit or /exit quits.').map((row) => dim(`  ${row}`));
+  return [...commands, ...customPart, ...notesPart, ...quit, '  Keys:', ...keys, '  Status:', ...status];
+}
 
 export const SLASH_COMMANDS: readonly string[] = COMMANDS.map((command) => command.name);
 

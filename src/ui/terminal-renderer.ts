@@ -2,12 +2,14 @@ import type { ChalkInstance } from 'chalk';
 import type { AgentEvent } from '../agent/events.ts';
 import { wrapStyled } from './display-width.ts';
 import { MarkdownStream } from './markdown/stream.ts';
+import { pendingRows } from './markdown/pending-rows.ts';
 import { supportsHyperlinks } from './markdown/render-blocks.ts';
 import { CutOffWatch } from './cut-off-notice.ts';
 import type { TypeAhead } from './input/line-reader-contract.ts';
 import { chalkFor, formatCall, type Output } from './render.ts';
 import { retryLine } from './retry-line.ts';
 import { sanitize } from './sanitize.ts';
+import { forScreen, progressLines } from './screen-text.ts';
 import { liveWidth } from './live-area.ts';
 import { LiveStatus, PROGRESS_LINES } from './status.ts';
 import { formatDuration, outputText, ToolCallLog, type ToolCallRecord } from './tool-calls.ts';
@@ -266,7 +268,7 @@ export class TerminalRenderer {
     const reasoningLine = this.reasoning && this.thinking() === 'whole' ? this.reasoning.line : '';
     const rows =
       pending !== ''
-        ? pending.split('\n').flatMap((line) => wrapStyled(line, this.width()))
+        ? pendingRows(pending, this.width(), this.colour)
         : reasoningLine !== ''
           ? this.reasoningRows(reasoningLine)
           : [];
@@ -350,20 +352,4 @@ export class TerminalRenderer {
   private rows(): number | undefined {
     return (this.output as { rows?: number }).rows;
   }
-}
-
-/** Sanitised, with tabs as spaces: a tab's width depends on the column, and the live rows must know every width. */
-function forScreen(text: string): string {
-  return sanitize(text).replace(/\t/g, '    ');
-}
-
-/**
- * A running command's output as a terminal would leave it: of a line redrawn with carriage returns
- * (a progress bar), only the last drawing; then sanitised like everything else.
- */
-function progressLines(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => forScreen(line.replace(/\r+$/, '').split('\r').at(-1) ?? ''))
-    .join('\n');
 }

@@ -42,3 +42,11 @@ export function usageReport(model: string, usage: TokenUsage): UsageReport {
   const saving = saved > 0 ? `; the cache saved ${dollars(saved)} of ${dollars(cost.inputWithoutCache)} input` : '';
   return { totals, cache, cost: `  ≈ ${dollars(cost.total)} at ${model} list prices (an estimate)${saving}` };
 }
+
+/**
+ * How full the context window is — a whole percent and the window as `33k` — from the runtime's one
+ * measure (`Runtime.contextShare`), so the turn's usage line and /usage never disagree.
+ */
+export function contextFill(runtime: { contextShare(): number; readonly windowTokens: number }): { percent: number; window: string } {
+  return { percent: Math.round(runtime.contextShare() * 100), window: `${Math.round(runtime.windowTokens / 1000)}k` };
+}

@@ -27,8 +27,8 @@ const plain = chalkFor({ write: () => true, isTTY: false }, {});
 /** A runtime whose shell records each command and answers like run_command. */
 function fakeShell() {
   const calls: { command: string; checkpointLabel?: string }[] = [];
-  const runtime: Pick<Runtime, 'runUserCommand'> = {
-    async runUserCommand(command, options) {
+  const runtime: Pick<Runtime, 'runCommandLine'> = {
+    async runCommandLine(command, options) {
       calls.push({ command, ...(options.checkpointLabel !== undefined && { checkpointLabel: options.checkpointLabel }) });
       return { ok: true, output: `exit code 0 (0.0 s)\nstdout:\n${command.replace(/^echo /, '')}` };
     },
@@ -36,7 +36,7 @@ function fakeShell() {
   return { runtime, calls };
 }
 
-function shellContext(policy: ApprovalPolicy, runtime: Pick<Runtime, 'runUserCommand'>, told: string[] = [], mode: ShellLineContext['mode'] = 'ask'): ShellLineContext {
+function shellContext(policy: ApprovalPolicy, runtime: Pick<Runtime, 'runCommandLine'>, told: string[] = [], mode: ShellLineContext['mode'] = 'ask'): ShellLineContext {
   return {
     policy,
     runtime,

@@ -107,7 +107,10 @@ interface StubRuntime extends Runtime {
   readonly calls: string[];
 }
 
-function stubRuntime(turns: Turn[], overrides: { sessionUsage?: TokenUsage; compact?: Runtime['compact']; messages?: ModelMessage[] } = {}): StubRuntime {
+function stubRuntime(
+  turns: Turn[],
+  overrides: { sessionUsage?: TokenUsage; compact?: Runtime['compact']; messages?: ModelMessage[]; contextShare?: () => number } = {},
+): StubRuntime {
   const turnTexts: string[] = [];
   const calls: string[] = [];
   let model = 'qwen-plus-latest';
@@ -141,7 +144,11 @@ function stubRuntime(turns: Turn[], overrides: { sessionUsage?: TokenUsage; comp
       calls.push(`setModel ${name}`);
       model = name;
     },
-    contextShare: () => 0.25,
+    contextShare: overrides.contextShare ?? (() => 0.25),
+    runUserCommand: async (command) => {
+      calls.push(`run ${command}`);
+      return { ok: true, output: `exit code 0 (0.0 s)\nstdout:\nran ${command}`, notices: [] };
+    },
     historyTokens: () => 1000,
     close: () => calls.push('close'),
   };
@@ -181,6 +188,7 @@ interface Session {
   interrupts?: FakeInterrupts;
   /** Counts loadRuntime calls as they happen. */
   counter?: { loads: number };
+  pipedInput?: boolean;
 }
 
 async function runSession(session: Session) {
@@ -201,6 +209,7 @@ async function runSession(session: Session) {
     onInterrupt: interrupts.subscribe,
     rememberLine: (text) => remembered.push(text),
     now: session.now,
+    pipedInput: session.pipedInput,
   });
   return { code, output: output.text, prompts: reader.prompts, runtime, loads: counter.loads, remembered, interrupts, takenBack: reader.takenBack };
 }
@@ -310,18 +319,20 @@ describe('runRepl: turns', () => {
   test('the answer is shown, then a usage line', async () => {
     const { output, runtime } = await runSession({ script: [line('北京天气'), eof], turns: [answering('晴，21°C', usage(1000, 200))] });
     assert.deepEqual(runtime.turnTexts, ['北京天气']);
-    assert.equal(output, '晴，21°C\n· 1,000 in · 200 out · context 1% of 131k\n');
+    assert.equal(output, '晴，21°C\n· 1,000 in · 200 out · context 25% of 131k\n');
   });
 
-  test('the context share comes from the last step', async () => {
+  test("the usage line's context share is the runtime's, the one /usage shows too", async () => {
     const turn: Turn = async function* () {
       yield { type: 'step-end', step: 1, usage: usage(30_000, 100), finishReason: 'tool-calls' };
       yield { type: 'step-end', step: 2, usage: usage(65_000, 536), finishReason: 'stop' };
       yield { type: 'turn-end', stopReason: 'completed', usage: usage(95_000, 636), steps: 2 };
       return 'completed';
     };
-    const { output } = await runSession({ script: [line('go'), eof], turns: [turn] });
-    assert.equal(output, '· 95.0k in · 636 out · context 50% of 131k\n');
+    const runtime = stubRuntime([turn], { contextShare: () => 0.504 });
+    const { output } = await runSession({ script: [line('go'), line('/usage'), eof], runtime });
+    assert.match(output, /^· 95\.0k in · 636 out · context 50% of 131k\n/);
+    assert.match(output, /\n {2}context: 50% of the 131k window\n/);
   });
 
   test('no usage line when the turn used no tokens', async () => {
@@ -458,6 +469,26 @@ describe('runRepl: turns', () => {
   });
 });
 
+describe('runRepl: !command', () => {
+  test('runs the command through the runtime without a question, shows its output, and /last shows it whole', async () => {
+    const { output, runtime } = await runSession({ script: [line('!echo hi'), line('/last'), eof] });
+    assert.deepEqual(runtime.calls, ['run echo hi']);
+    assert.deepEqual(runtime.turnTexts, [], 'no turn: the model is not asked');
+    assert.equal(
+      output.replace(/ · \d+\.\ds\n/, ' · (took)\n'),
+      ['✓ $ echo hi · exit code 0 (0.0 s)', '  ⎿ ran echo hi', 'run_command(command: "echo hi") · (took)', '  exit code 0 (0.0 s)', '  stdout:', '  ran echo hi', ''].join('\n'),
+    );
+  });
+
+  test('a bare ! explains itself; from a pipe nothing runs', async () => {
+    const bare = await runSession({ script: [line('!'), eof] });
+    assert.match(bare.output, /^ {2}Type a command after !, e\.g\. !git status/);
+    const piped = await runSession({ script: [line('!rm -rf x'), eof], pipedInput: true });
+    assert.match(piped.output, /^ {2}!command runs only when typed at a terminal/);
+    assert.deepEqual([...bare.runtime.calls, ...piped.runtime.calls], []);
+  });
+});
+
 describe('runRepl: slash commands', () => {
   test('/help lists every command and runs no turn', async () => {
     const { output, runtime } = await runSession({ script: [line('/help'), eof] });
@@ -505,7 +536,7 @@ describe('runRepl: slash commands', () => {
       [
         '  session: 12,345 input · 678 output · 1,000 cached',
         '  cache: 8% of input served from cache (1,000 implicit hits at 20%)',
-        '  context: about 25% of the 131k window',
+        '  context: 25% of the 131k window',
         '  ≈ $0.0054 at qwen-plus-latest list prices (an estimate); the cache saved $0.0003 of $0.0049 input',
         '',
       ].join('\n'),
@@ -522,7 +553,7 @@ describe('runRepl: slash commands', () => {
       [
         '  session: 100,000 input · 1,000 output · 90,000 cached',
         '  cache: 90% of input served from cache (90,000 explicit hits at 10%, 8,000 written to the cache at 125%)',
-        '  context: about 25% of the 131k window',
+        '  context: 25% of the 131k window',
         '  ≈ $0.0096 at qwen-plus-latest list prices (an estimate); the cache saved $0.0316 of $0.0400 input',
         '',
       ].join('\n'),

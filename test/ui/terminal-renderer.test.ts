@@ -83,19 +83,32 @@ describe('TerminalRenderer', { timeout: 10_000 }, () => {
     assert.equal(terminal.screen, '✓ run_command(command: "make") · 1.5s\n  ⎿ built (+1 line)\n\nDone.\n');
   });
 
-  it('shows the block in progress plain below the finished ones, and replaces it once it is complete', async () => {
+  it('shows the block in progress below the finished ones, and replaces it once it is complete', async () => {
     const { terminal, render } = setup();
     await render({ type: 'text-delta', text: '# Title\n\n```sh\n' });
     for (let line = 1; line <= 30; line += 1) await render({ type: 'text-delta', text: `echo ${line}\n` });
     const during = terminal.screen.split('\n');
     assert.equal(during[0], '# Title', 'the finished heading');
     assert.ok(during.length <= 14, `only the last rows of a long block in progress are live:\n${during.join('\n')}`);
-    assert.equal(during.at(-2), 'echo 30');
+    assert.equal(during.at(-1), '│ echo 30', 'an open code block in its frame');
     await render({ type: 'text-delta', text: '```\nAfter.' }, turnEnd);
     const lines = terminal.screen.split('\n');
     assert.deepEqual(lines.slice(0, 4), ['# Title', '', '╭─ sh', '│ echo 1']);
     assert.equal(lines.filter((line) => line.includes('echo 30')).length, 1, 'nothing drawn twice');
     assert.deepEqual(lines.slice(-4), ['│ echo 30', '╰─', 'After.', '']);
+  });
+
+  it('keeps the indentation of a code block and of plain lines while they stream, in the frame the finished block gets', async () => {
+    const { terminal, render } = setup();
+    await render({ type: 'text-delta', text: 'Code:\n\n```python\ndef f(x):\n    if x:\n        return 1\n' });
+    assert.deepEqual(terminal.screen.split('\n'), ['Code:', '', '╭─ python', '│ def f(x):', '│     if x:', '│         return 1']);
+    await render({ type: 'text-delta', text: '\treturn 2' });
+    assert.equal(terminal.screen.split('\n').at(-1), '│     return 2', 'a tab is four spaces, and the line being written keeps them');
+    await render({ type: 'text-delta', text: '\n```\n\n- a\n  - nested\n' });
+    assert.deepEqual(terminal.screen.split('\n').slice(-3), ['- a', '  - nested', ''], 'a nested list line keeps its indentation while the list is open');
+    await render(turnEnd);
+    const finished = terminal.screen.split('\n');
+    assert.deepEqual(finished.slice(2, 8), ['╭─ python', '│ def f(x):', '│     if x:', '│         return 1', '│     return 2', '╰─']);
   });
 
   it('a pseudo-terminal that never had a size (0 columns, 0 rows) is treated as 80×24', async () => {

@@ -13,6 +13,13 @@ const WORD = `(?:${QUOTED}|(\\S+))`;
 const FILE = String.raw`([A-Za-z0-9_.\-/\\]+\.[A-Za-z0-9]{1,10}|[A-Za-z0-9_.\-/\\]*/[A-Za-z0-9_.\-]+)`;
 
 const RUN = /(?:运行|执行|跑一下|跑|\brun\b|\bexecute\b)\s*(?:命令|command)?\s*[:：]?\s*`([^`]+)`/i;
+/**
+ * A whole message that is the verb and a bare command line, as people type it when the backticks of
+ * the suggestion did not come along: 运行 ls -la, 帮我执行 npm test, run ls -la. The command starts
+ * with a program-like word (ASCII), so "run the tests" or "运行结果怎么样" is not one.
+ */
+const RUN_BARE_ZH = /^\s*(?:请|帮我|麻烦)?\s*(?:运行|执行|跑一下)(?:一下)?\s*(?:命令)?\s*[:：]?\s*([A-Za-z0-9./~_-][^\n]*?)\s*[。.!！]?\s*$/;
+const RUN_BARE_EN = /^\s*(?:please\s+)?(?:run|execute)\s+(?:the\s+command\s+|command\s+)?[:：]?\s*(?!(?:the|a|an|my|this|that|it|all|some|them|tests?|again)\b)([A-Za-z0-9./~_-][^\n]*?)\s*[.!]?\s*$/i;
 const REPLACE_ZH = new RegExp(`把\\s*${TEXT}\\s*(?:改成|改为|替换成|替换为|换成)\\s*${TEXT}\\s*[（(]?\\s*在\\s*${FILE}\\s*(?:文件)?(?:里|中|里面)?`);
 const REPLACE_ZH_FILE_FIRST = new RegExp(`在\\s*${FILE}\\s*(?:文件)?(?:里|中|里面)?\\s*[，,]?\\s*把\\s*${TEXT}\\s*(?:改成|改为|替换成|替换为|换成)\\s*${TEXT}`);
 const REPLACE_EN = new RegExp(`\\breplace\\s+${TEXT}\\s+with\\s+${TEXT}\\s+in\\s+(?:the\\s+file\\s+)?${FILE}`, 'i');
@@ -34,7 +41,7 @@ function literal(text: string): string {
 
 /** The "do" call the message asks for, if any. */
 export function findActionIntent(text: string): PlannedToolCall | undefined {
-  const run = RUN.exec(text);
+  const run = RUN.exec(text) ?? RUN_BARE_ZH.exec(text) ?? RUN_BARE_EN.exec(text);
   if (run?.[1]) return { toolName: 'run_command', input: { command: run[1].trim() } };
 
   const zh = REPLACE_ZH.exec(text);

@@ -47,6 +47,16 @@ export class InputArea {
     this.aboveWidths = [];
   }
 
+  /**
+   * Done with this area (its last draw is the line as sent): the cursor goes to the start of the
+   * next row, and everything from there down is erased, so what is printed next (a command's lines)
+   * lands on blank rows even if a row drawn before (a menu, the footer) outlived the last draw.
+   */
+  leave(): void {
+    this.output.write('\r\n\x1b[J');
+    this.reset();
+  }
+
   /** Clears what the last draw wrote and leaves the cursor where the area began; the next draw starts anew. */
   erase(): void {
     const up = this.resizedRow ?? this.drawn?.cursor.row ?? 0;

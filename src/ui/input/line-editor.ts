@@ -480,8 +480,7 @@ export class LineEditor implements LineReader {
     const chosen = outcome === 'picked' ? picking.list.chosen : undefined;
     const answer = chosen === undefined ? '(cancelled)' : sanitizeLine(picking.request.items[chosen]!.title);
     this.area.draw({ prompt: picking.request.prompt, text: answer, cursor: answer.length, display: this.display, below: [] });
-    this.write('\r\n');
-    this.area.reset();
+    this.area.leave();
     this.picking = undefined;
     if (this.stashed) {
       this.buffer.set(this.stashed.text, this.stashed.cursor);
@@ -519,8 +518,7 @@ export class LineEditor implements LineReader {
   private finishChoice(choosing: ActiveChoice, result: ChoiceResult, picked?: number): void {
     const answer = picked === undefined ? (result.kind === 'escape' ? 'No (Esc)' : '') : choosing.choices[picked]!.label;
     this.area.draw({ prompt: `${choosing.question} `, text: answer, cursor: answer.length, display: this.display, below: [] });
-    this.write('\r\n');
-    this.area.reset();
+    this.area.leave();
     this.choosing = undefined;
     if (this.stashed) {
       this.buffer.set(this.stashed.text, this.stashed.cursor);
@@ -536,8 +534,7 @@ export class LineEditor implements LineReader {
     this.draw();
     this.finishing = false;
     this.take(read.message);
-    this.write('\r\n');
-    this.area.reset();
+    this.area.leave();
     this.active = undefined;
     if (read.message && result.kind === 'line') this.remember(result.line);
     if (!read.message && this.stashed) {

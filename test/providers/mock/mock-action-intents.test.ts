@@ -26,6 +26,11 @@ describe('the mock model runs, edits and searches', () => {
     ['运行 `npm test`', 'run_command', { command: 'npm test' }],
     ['run `cat package.json`', 'run_command', { command: 'cat package.json' }],
     ['帮我执行 `1+1 && ls`', 'run_command', { command: '1+1 && ls' }],
+    // The demo's suggestion typed without its backticks.
+    ['运行 ls -la', 'run_command', { command: 'ls -la' }],
+    ['run ls -la', 'run_command', { command: 'ls -la' }],
+    ['帮我执行 npm test。', 'run_command', { command: 'npm test' }],
+    ['执行命令：echo hi', 'run_command', { command: 'echo hi' }],
     ['把 foo 改成 bar（在 src/a.ts 里）', 'edit_file', { path: 'src/a.ts', old_text: 'foo', new_text: 'bar' }],
     ['把 "hello world" 替换成 "你好" 在 notes.txt 里', 'edit_file', { path: 'notes.txt', old_text: 'hello world', new_text: '你好' }],
     ['在 a.txt 里把 x 改成 y', 'edit_file', { path: 'a.txt', old_text: 'x', new_text: 'y' }],
@@ -37,6 +42,13 @@ describe('the mock model runs, edits and searches', () => {
   for (const [text, toolName, input] of cases) {
     test(`${text} → ${toolName}`, () => assert.deepEqual(calls(text), [{ toolName, input }]));
   }
+
+  test('a sentence about running is not a command', () => {
+    for (const text of ['run the tests', 'how do I run this?', '运行结果怎么样？']) {
+      const reply = calls(text);
+      assert.ok(typeof reply === 'string' || reply.every((call) => call.toolName !== 'run_command'), `${text}: ${JSON.stringify(reply)}`);
+    }
+  });
 
   test('a tool that is not offered is reported missing, not called', () => {
     const reply = calls('运行 `ls`', new Map([['read_file', new Set(['path'])]]));

@@ -32,7 +32,7 @@ describe('LineEditor.choose: a menu answered by one key', { timeout: 10_000 }, (
     assert.match(output.written, /t {2}No, and tell it why/);
     type('t');
     assert.deepEqual(await answer, { kind: 'choice', key: 't' });
-    assert.match(output.written, /\x1b\[Jwrite_file a\.txt\? No, and tell it why(\r\x1b\[\d+C)?\r\n$/);
+    assert.match(output.written, /\x1b\[Jwrite_file a\.txt\? No, and tell it why(\r\x1b\[\d+C)?\r\n\x1b\[J$/);
   });
 
   test('↓ and Enter pick the marked choice; ↑ wraps around', async () => {
