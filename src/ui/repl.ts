@@ -141,7 +141,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
             if (stopped) return;
             live = new LiveStatus(output, colour, Date.now, () => undefined, reader.typeAhead);
             live.start(label);
-            if (early !== '') live.addProgress(early);
+            if (early !== '') live.showProgress(early);
           });
         }
         const stop = Object.assign(
@@ -153,10 +153,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
             // Each report is the command's latest lines as a whole (run_command's LatestLines), not an addition.
             progress: (text: string) => {
               if (!live) early = text;
-              else {
-                live.clearProgress();
-                live.addProgress(text);
-              }
+              else live.showProgress(text);
             },
           },
         );

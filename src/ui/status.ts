@@ -91,14 +91,10 @@ export class LiveStatus {
   }
 
   /** A running tool's latest output (sanitised by the caller): its last lines, under the status line. */
-  addProgress(text: string): void {
-    const lines = [...this.progress, ...text.split('\n')].filter((line) => line.trim() !== '');
+  /** A running command's latest lines, as a whole (run_command reports its newest lines each time, not what is new). */
+  showProgress(text: string): void {
+    const lines = text.split('\n').filter((line) => line.trim() !== '');
     this.progress = lines.slice(-PROGRESS_LINES);
-    this.draw();
-  }
-
-  clearProgress(): void {
-    this.progress = [];
     this.draw();
   }
 

@@ -139,7 +139,7 @@ export class TerminalRenderer {
         return;
       case 'tool-progress': {
         const lines = progressLines(event.text);
-        this.status.addProgress(lines);
+        this.status.showProgress(lines);
         // What the user saw last stays on screen if the call is stopped.
         const record = this.toolCalls.get(event.toolCallId);
         if (record) record.progress = lines.split('\n').filter((line) => line.trim() !== '').slice(-PROGRESS_LINES);

@@ -68,10 +68,10 @@ describe('TerminalRenderer', { timeout: 10_000 }, () => {
     await render(call('c1', 'run_command', { command: 'make' }));
     await render({ type: 'tool-progress', toolCallId: 'c1', toolName: 'run_command', text: 'step 1\nstep 2\nstep 3\nstep 4\nstep 5\n' });
     advance(1_500);
-    await render({ type: 'tool-progress', toolCallId: 'c1', toolName: 'run_command', text: 'step \u001b[2J6' });
+    // Each report is the command's latest lines as a whole: shown in place of the last, never added to it.
+    await render({ type: 'tool-progress', toolCallId: 'c1', toolName: 'run_command', text: 'step 4\nstep 5\nstep \u001b[2J6' });
     assert.deepEqual(terminal.screen.split('\n'), [
       '⠋ run_command(command: "make") (1s · esc to cancel)',
-      '  step 3',
       '  step 4',
       '  step 5',
       '  step ␛[2J6',
