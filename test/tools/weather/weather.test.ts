@@ -159,7 +159,13 @@ describe('get_weather, live', () => {
     const { fetch } = fakeFetch(
       (_url, init) =>
         new Promise<Response>((_resolve, reject) => {
-          init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+          // A real request holds a socket open meanwhile; without a handle of its own, the test's
+          // process could run out of work before the tool's (unreferenced) timeout fires.
+          const socket = setTimeout(() => {}, 60_000);
+          init?.signal?.addEventListener('abort', () => {
+            clearTimeout(socket);
+            reject(init.signal?.reason);
+          });
         }),
     );
     const weather = createWeatherTool({ source: 'live', fetch, timeoutMs: 1 });
