@@ -94,6 +94,32 @@ describe('agentLoop: one model request per step, the SDK running no loop of its 
     assert.equal(stepsStarted, 3, 'each streamText ran exactly one step');
   });
 
+  test("a tool's JSON Schema is worked out once, not again for every request", async () => {
+    let conversions = 0;
+    // A Standard Schema whose JSON Schema is counted as it is made (zod's is made the same way, by the SDK).
+    const counted = {
+      '~standard': {
+        version: 1,
+        vendor: 'counted',
+        validate: (value: unknown) => ({ value }),
+        jsonSchema: { input: () => (conversions++, { type: 'object', properties: { key: { type: 'string' } } }) },
+      },
+    };
+    const log: string[] = [];
+    const lookup = tool({ description: 'Looks a key up.', inputSchema: counted as never, execute: async ({ key }: { key: string }) => (log.push(key), key.toUpperCase()) });
+    const model = scriptedModel([
+      { calls: [{ name: 'lookup', input: { key: 'a' } }] },
+      { calls: [{ name: 'lookup', input: { key: 'b' } }] },
+      { text: 'Both looked up.' },
+    ]);
+    const { end } = await run(model, { tools: { lookup }, approval: { decide: () => 'not-needed', ask: async () => ({ approved: true }) } });
+    assert.equal(end.stopReason, 'completed');
+    assert.deepEqual(log, ['a', 'b']);
+    assert.equal(model.doStreamCalls.length, 3);
+    assert.deepEqual(model.doStreamCalls.map((call) => (call.tools?.[0] as { inputSchema?: unknown } | undefined)?.inputSchema), Array(3).fill({ type: 'object', properties: { key: { type: 'string' } }, additionalProperties: false }));
+    assert.equal(conversions, 1, 'three requests, one conversion');
+  });
+
   test('src/ has no stopWhen, prepareStep or onStepEnd', () => {
     const files = readdirSync(sourceRoot, { recursive: true }).map(String).filter((file) => file.endsWith('.ts'));
     assert.ok(files.length > 50, `found the sources (${files.length} files)`);
