@@ -6,7 +6,7 @@ import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { startDashScopeServer, text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { tempWorkspace } from '../helpers/start-cli.ts';
-import { startTerminal, type Terminal } from '../helpers/terminal.ts';
+import { ask, startTerminalAtPrompt } from '../helpers/terminal.ts';
 
 const workspaces: string[] = [];
 after(() => workspaces.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -21,25 +21,11 @@ async function replInTmux(replies: Reply[], options: { args?: string[]; colour?:
   const cwd = tempWorkspace();
   workspaces.push(cwd);
   for (const [name, content] of Object.entries(options.files ?? {})) writeFileSync(join(cwd, name), content);
-  const terminal = await startTerminal({
-    cwd,
-    env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '0' }),
-    columns: 120,
-    args: options.args,
-    colour: options.colour ?? true,
-  });
-  try {
-    await terminal.expectScreen(/^›|^\w[\w-]* ›/m, 'the first prompt');
-  } catch (error) {
-    await terminal.close();
-    throw error;
-  }
+  const terminal = await startTerminalAtPrompt(
+    { cwd, env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '0' }), columns: 120, args: options.args, colour: options.colour ?? true },
+    /^›|^\w[\w-]* ›/m,
+  );
   return { server, cwd, terminal };
-}
-
-function ask(terminal: Terminal, line: string): void {
-  terminal.type(line);
-  terminal.keys('Enter');
 }
 
 const toolNames = (request: ReturnType<typeof requestAt>) => (request.body?.tools ?? []).map((tool) => tool.function.name);

@@ -8,7 +8,7 @@ import { contentText } from '../helpers/chat-requests.ts';
 import { startDashScopeServer, text, toolCalls, type RecordedRequest } from '../helpers/dashscope-server.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { tempWorkspace } from '../helpers/start-cli.ts';
-import { startTerminal, type Terminal } from '../helpers/terminal.ts';
+import { ask, startTerminal } from '../helpers/terminal.ts';
 
 const workspaces: string[] = [];
 after(() => workspaces.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -25,11 +25,6 @@ function savedSession(home: string, cwd: string, question: string, answer: strin
   const time = new Date(Date.now() - ageMs);
   utimesSync(writer.path, time, time);
   return writer.id;
-}
-
-function ask(terminal: Terminal, line: string): void {
-  terminal.type(line);
-  terminal.keys('Enter');
 }
 
 test('a session cut by Esc mid-call, resumed through the picker: the transcript, no warning, Ctrl-R, Ctrl-G and /resume', { timeout: 120_000 }, async () => {

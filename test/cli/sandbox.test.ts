@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { toolResultText, requestAt } from '../helpers/chat-requests.ts';
@@ -9,6 +8,7 @@ import { text, toolCalls } from '../helpers/dashscope-server.ts';
 import { tempWorkspace } from '../helpers/run-cli-limited.ts';
 import { probeSandbox } from '../../src/sandbox/availability.ts';
 import { livingWith } from '../tools/shell/group-processes.ts';
+import { hostListener } from '../helpers/host-listener.ts';
 
 // Issue 22's done-when list, through the built CLI under --yes, the model a loopback DashScope.
 const KEY = 'sk-sylvan-sandbox-test-8c41f0';
@@ -19,14 +19,7 @@ const needsBwrap = availability.available ? false : `needs a working bubblewrap 
 const outside = mkdtempSync(join('/var/tmp', 'sylvan-cli-outside-'));
 after(() => rmSync(outside, { recursive: true, force: true }));
 
-let listener: Server;
-let port = 0;
-before(async () => {
-  listener = createServer((socket) => socket.end('hello from the host\n'));
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  port = (listener.address() as { port: number }).port;
-});
-after(() => listener?.close());
+const host = hostListener({ before, after });
 
 const token = () => `${process.pid}${Math.floor(Math.random() * 100_000)}`;
 
@@ -37,7 +30,7 @@ function attack(sleeper: string) {
       'tr "\\0" "\\n" < /proc/$PPID/environ',
       'echo ---ssh; cat ~/.ssh/id_rsa',
       `echo ---outside; echo x > ${outside}/escaped-$$.txt; echo "write status $?"`,
-      `echo ---net; exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3`,
+      `echo ---net; exec 3<>/dev/tcp/127.0.0.1/${host.port} && head -1 <&3`,
       `echo ---env; env`,
       `setsid sleep ${sleeper} > /dev/null 2>&1 &`,
       'echo ---end',

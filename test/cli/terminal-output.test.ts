@@ -5,7 +5,7 @@ import { after, describe, test } from 'node:test';
 import { hang, startDashScopeServer, text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { tempWorkspace } from '../helpers/start-cli.ts';
-import { startTerminal, type Terminal } from '../helpers/terminal.ts';
+import { ask, startTerminal, startTerminalAtPrompt } from '../helpers/terminal.ts';
 import { displayWidth } from '../../src/ui/display-width.ts';
 
 const workspaces: string[] = [];
@@ -33,19 +33,8 @@ async function replInTmux(respond: (index: number) => Reply | Promise<Reply>, si
   const server = closeAtEnd(await startDashScopeServer({ respond: (_request, index) => respond(index) }));
   const cwd = tempWorkspace();
   workspaces.push(cwd);
-  const terminal = await startTerminal({ cwd, env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '0' }), columns: 120, ...size, colour: true });
-  try {
-    await terminal.expectScreen(/^›/m, 'the first prompt');
-  } catch (error) {
-    await terminal.close();
-    throw error;
-  }
+  const terminal = await startTerminalAtPrompt({ cwd, env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '0' }), columns: 120, ...size, colour: true });
   return { server, cwd, terminal };
-}
-
-function ask(terminal: Terminal, line: string): void {
-  terminal.type(line);
-  terminal.keys('Enter');
 }
 
 /** The table rows on screen: every one as wide as the others, each `│` at the same display column. */

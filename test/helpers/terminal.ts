@@ -215,3 +215,21 @@ async function until(check: () => boolean | Promise<boolean>, ms: number, what: 
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
+
+/** `startTerminal`, then the first prompt on screen (`prompt`); a terminal that never shows it is closed. */
+export async function startTerminalAtPrompt(options: TerminalOptions, prompt: RegExp = /^›/m): Promise<Terminal> {
+  const terminal = await startTerminal(options);
+  try {
+    await terminal.expectScreen(prompt, 'the first prompt');
+  } catch (error) {
+    await terminal.close();
+    throw error;
+  }
+  return terminal;
+}
+
+/** Types a line and Enter, as a user sends a message. */
+export function ask(terminal: Terminal, line: string): void {
+  terminal.type(line);
+  terminal.keys('Enter');
+}

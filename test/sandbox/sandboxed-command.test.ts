@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { probeSandbox } from '../../src/sandbox/availability.ts';
@@ -8,6 +7,7 @@ import { CommandSandbox } from '../../src/sandbox/command-sandbox.ts';
 import { NetworkGrants } from '../../src/sandbox/network-grants.ts';
 import { createRunCommandTool } from '../../src/tools/shell/run-command.ts';
 import { livingWith } from '../tools/shell/group-processes.ts';
+import { hostListener } from '../helpers/host-listener.ts';
 
 const availability = probeSandbox();
 const skip = availability.available ? false : `needs a working bubblewrap (the suite's .ci/run installs it): ${availability.reason}`;
@@ -40,14 +40,7 @@ function runner(network = false, grants?: NetworkGrants) {
 }
 
 describe('run_command in the bubblewrap sandbox', { skip, timeout: 60_000 }, () => {
-  let listener: Server;
-  let port = 0;
-  before(async () => {
-    listener = createServer((socket) => socket.end('hello from the host\n'));
-    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-    port = (listener.address() as { port: number }).port;
-  });
-  after(() => listener?.close());
+  const host = hostListener({ before, after });
 
   test('the workspace is writable; a write outside it fails and nothing appears there', async () => {
     const result = await runner()(`echo inside > made.txt && cat made.txt; echo x > ${outside}/escaped.txt; echo "status $?"`);
@@ -78,7 +71,7 @@ describe('run_command in the bubblewrap sandbox', { skip, timeout: 60_000 }, () 
   });
 
   test('a loopback listener on the host cannot be reached without the network, and can with it', async () => {
-    const connect = `exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3`;
+    const connect = `exec 3<>/dev/tcp/127.0.0.1/${host.port} && head -1 <&3`;
     const without = await runner()(connect);
     assert.doesNotMatch(without, /hello from the host/);
     assert.match(without, /Connection refused|Network is unreachable|No such file/);
@@ -89,7 +82,7 @@ describe('run_command in the bubblewrap sandbox', { skip, timeout: 60_000 }, () 
     const grants = new NetworkGrants();
     const run = runner(false, grants);
     grants.grant('call-with-network');
-    const connect = `exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3`;
+    const connect = `exec 3<>/dev/tcp/127.0.0.1/${host.port} && head -1 <&3`;
     assert.match(await run(connect, 'call-with-network'), /hello from the host/);
     assert.doesNotMatch(await run(connect, 'call-with-network'), /hello from the host/, 'the grant was used up');
   });

@@ -13,9 +13,10 @@ import type { RuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
 import type { Runtime } from '../../src/runtime.ts';
 import { createCompleter } from '../../src/ui/input/completion.ts';
 import { mcpPromptCommands, mcpResources } from '../../src/ui/input/mcp-completion.ts';
-import type { LineReader, ReadResult } from '../../src/ui/line-reader.ts';
+import type { ReadResult } from '../../src/ui/line-reader.ts';
 import { runMcpPrompt } from '../../src/ui/mcp-prompt-command.ts';
 import { runRepl } from '../../src/ui/repl.ts';
+import { ScriptedReader } from '../helpers/scripted-reader.ts';
 
 // In-process: the REPL with a stub runtime whose MCP side is scripted. The real server-everything
 // runs in test/mcp/mcp-prompts-resources.test.ts.
@@ -89,21 +90,6 @@ function fakeMcp(promptText: (args: Record<string, string>) => string, options: 
     },
   };
   return mcp;
-}
-
-class ScriptedReader implements LineReader {
-  readonly prompts: string[] = [];
-  readonly history: readonly string[] = [];
-  readonly interactive = true;
-  constructor(private readonly script: ReadResult[]) {}
-  async read(prompt: string): Promise<ReadResult> {
-    this.prompts.push(prompt);
-    await Promise.resolve();
-    const next = this.script.shift();
-    if (next === undefined) throw new Error(`read past the end of the script (prompt ${JSON.stringify(prompt)})`);
-    return next;
-  }
-  close(): void {}
 }
 
 const line = (text: string): ReadResult => ({ kind: 'line', line: text });

@@ -4,26 +4,12 @@ import type { ApprovalRequest } from '../../../src/agent/turn-options.ts';
 import { approvalScopeOf } from '../../../src/tools/approval-scope.ts';
 import { alwaysCovers, commandPrefix, pointingWord } from '../../../src/tools/shell/command-scope.ts';
 import { InteractiveApproval, nonInteractiveApproval } from '../../../src/ui/approval-prompt.ts';
-import type { LineReader, ReadResult } from '../../../src/ui/line-reader.ts';
-
-class ScriptedReader implements LineReader {
-  readonly prompts: string[] = [];
-  readonly history: readonly string[] = [];
-  readonly interactive = true;
-  constructor(private readonly script: string[]) {}
-  async read(prompt: string): Promise<ReadResult> {
-    this.prompts.push(prompt);
-    const next = this.script.shift();
-    assert.ok(next !== undefined, `asked more often than scripted: ${prompt}`);
-    return { kind: 'line', line: next };
-  }
-  close(): void {}
-}
+import { ScriptedReader, typedLines } from '../../helpers/scripted-reader.ts';
 
 const command = (text: string): ApprovalRequest => ({ toolCallId: 'call', toolName: 'run_command', input: { command: text } });
 
 function interactive(answers: string[]) {
-  const reader = new ScriptedReader(answers);
+  const reader = new ScriptedReader(typedLines(...answers));
   const approval = new InteractiveApproval(
     reader,
     () => {},
@@ -93,7 +79,7 @@ describe('approval of commands', { timeout: 10_000 }, () => {
   });
 
   test('"always" for an edit covers later edits of that file only', async () => {
-    const reader = new ScriptedReader(['a']);
+    const reader = new ScriptedReader(typedLines('a'));
     const approval = new InteractiveApproval(reader, () => {}, async () => ({ summary: 'edit_file a.txt', preview: '' }), false, () => {});
     const edit = (path: string) => ({ path, old_text: 'x', new_text: 'y' });
     await approval.ask({ toolCallId: 'c', toolName: 'edit_file', input: edit('a.txt') });
@@ -168,7 +154,7 @@ describe('"always" covers only options known to be harmless', { timeout: 10_000 
 
 describe('"run with network" at the approval', { timeout: 10_000 }, () => {
   const offered = (grants: string[], offer = true) => {
-    const reader = new ScriptedReader(['w']);
+    const reader = new ScriptedReader(typedLines('w'));
     const approval = new InteractiveApproval(
       reader,
       () => {},
@@ -194,7 +180,7 @@ describe('"run with network" at the approval', { timeout: 10_000 }, () => {
 
   test('is not offered otherwise, and "w" is then no answer', async () => {
     const grants: string[] = [];
-    const reader = new ScriptedReader(['w', 'y']);
+    const reader = new ScriptedReader(typedLines('w', 'y'));
     const approval = new InteractiveApproval(reader, () => {}, async () => ({ summary: 'run_command ls', preview: '' }), false, () => {}, undefined, [], undefined, {
       offered: () => false,
       grant: (toolCallId) => grants.push(toolCallId),

@@ -3,21 +3,7 @@ import { describe, test } from 'node:test';
 import type { ApprovalRequest } from '../../../src/agent/turn-options.ts';
 import { approvalScopeOf } from '../../../src/tools/approval-scope.ts';
 import { InteractiveApproval, nonInteractiveApproval } from '../../../src/ui/approval-prompt.ts';
-import type { LineReader, ReadResult } from '../../../src/ui/line-reader.ts';
-
-class ScriptedReader implements LineReader {
-  readonly prompts: string[] = [];
-  readonly history: readonly string[] = [];
-  readonly interactive = true;
-  constructor(private readonly script: ReadResult[]) {}
-  async read(prompt: string): Promise<ReadResult> {
-    this.prompts.push(prompt);
-    const next = this.script.shift();
-    assert.ok(next, `asked more often than scripted: ${prompt}`);
-    return next;
-  }
-  close(): void {}
-}
+import { ScriptedReader } from '../../helpers/scripted-reader.ts';
 
 const fetchOf = (url: string): ApprovalRequest => ({ toolCallId: 'call-1', toolName: 'web_fetch', input: { url } });
 
