@@ -6,23 +6,32 @@ const MAX_LEVELS = 32;
 /** A HEAD file is one short line; anything longer is not one. */
 const MAX_HEAD_BYTES = 4096;
 
+/** Where HEAD points: a branch, or (detached) the commit's first 7 hex digits. */
+export type GitHead = { branch: string } | { detached: string };
+
 /**
- * The git branch `cwd` is on, read from `.git/HEAD` (no git process: this runs as a session starts):
- * `main` for `ref: refs/heads/main`, the first 7 hex digits of the commit when HEAD is detached, or
- * undefined outside a repository or when HEAD cannot be read. A worktree's or submodule's `.git`
- * file (`gitdir: …`) is followed once. Never throws.
+ * Where HEAD of the repository `cwd` is in points, read from `.git/HEAD` (no git process: it runs
+ * as a session starts and before every prompt), or undefined outside a repository or when HEAD
+ * cannot be read. A worktree's or submodule's `.git` file (`gitdir: …`) is followed once. Never
+ * throws.
  */
-export function readGitBranch(cwd: string): string | undefined {
+export function readGitHead(cwd: string): GitHead | undefined {
   let folder = resolve(cwd);
   for (let level = 0; level < MAX_LEVELS; level++) {
     const dotGit = join(folder, '.git');
     const gitDirectory = gitDirectoryOf(dotGit);
-    if (gitDirectory !== undefined) return branchOf(readSmall(join(gitDirectory, 'HEAD')));
+    if (gitDirectory !== undefined) return headOf(readSmall(join(gitDirectory, 'HEAD')));
     const parent = dirname(folder);
     if (parent === folder) return undefined;
     folder = parent;
   }
   return undefined;
+}
+
+/** The branch `cwd` is on (`main`), the short commit when HEAD is detached, or undefined: what a session records. */
+export function readGitBranch(cwd: string): string | undefined {
+  const head = readGitHead(cwd);
+  return head && ('branch' in head ? head.branch : head.detached);
 }
 
 /** The repository folder `.git` names: itself when it is a folder, its `gitdir:` when it is a file. */
@@ -39,12 +48,15 @@ function gitDirectoryOf(dotGit: string): string | undefined {
   return isAbsolute(target) ? target : resolve(dirname(dotGit), target);
 }
 
-function branchOf(head: string | undefined): string | undefined {
+function headOf(head: string | undefined): GitHead | undefined {
   if (head === undefined) return undefined;
   const line = head.split('\n')[0]?.trim() ?? '';
   const ref = /^ref:\s*(\S+)$/.exec(line)?.[1];
-  if (ref !== undefined) return ref.replace(/^refs\/heads\//, '') || undefined;
-  return /^[0-9a-f]{7,64}$/i.test(line) ? line.slice(0, 7) : undefined;
+  if (ref !== undefined) {
+    const branch = ref.replace(/^refs\/heads\//, '');
+    return branch === '' ? undefined : { branch };
+  }
+  return /^[0-9a-f]{7,64}$/i.test(line) ? { detached: line.slice(0, 7) } : undefined;
 }
 
 function readSmall(path: string): string | undefined {
