@@ -6,7 +6,6 @@ import { ContextFitter, type Eviction } from '../src/agent/context-fitter.ts';
 import { buildInstructions } from '../src/agent/instructions.ts';
 import { tokenUsageOf } from '../src/agent/token-usage.ts';
 import { loadConfig, type CacheMode } from '../src/config.ts';
-import { createModel } from '../src/providers/create-model.ts';
 import { DASHSCOPE_CACHE_RATES } from '../src/providers/model-catalogue.ts';
 import { createTools } from '../src/tools/index.ts';
 import { DashScopeCache } from '../test/helpers/dashscope-cache.ts';
@@ -14,6 +13,7 @@ import { startDashScopeServer, text } from '../test/helpers/dashscope-server.ts'
 import { TurnFactory } from './history-fixture.ts';
 import type { Section } from './report.ts';
 import { formatCount, formatRatio } from './statistics.ts';
+import { loadModelFactory } from '../src/providers/load-model-factory.ts';
 
 const TURNS = 60;
 /** Small enough that the bench's growing conversation fills it about a third of the way in. */
@@ -108,7 +108,7 @@ async function replay(options: { cache: CacheMode; eviction: Eviction; tools: To
   try {
     const config = loadConfig([], { DASHSCOPE_API_KEY: 'k', DASHSCOPE_BASE_URL: server.baseURL, SYLVAN_MODEL: MODEL, SYLVAN_CACHE: options.cache, SYLVAN_HOME: options.workspace }, options.workspace);
     if ('help' in config || 'version' in config) throw new Error('loadConfig answered help/version');
-    const model = createModel(config);
+    const model = (await loadModelFactory(config))(config);
     const fitter = new ContextFitter(WINDOW_TOKENS, options.instructions, options.tools, { eviction: options.eviction });
     const factory = new TurnFactory(23);
     const history: ModelMessage[] = [];

@@ -7,6 +7,7 @@ import { createRuntime } from '../src/runtime.ts';
 import { startDashScopeServer, text, toolCalls } from '../test/helpers/dashscope-server.ts';
 import type { Section } from './report.ts';
 import { formatMs, median } from './statistics.ts';
+import { loadModelFactory } from '../src/providers/load-model-factory.ts';
 
 const WARM_UP_TURNS = 3;
 /**
@@ -38,7 +39,7 @@ export async function measureLoopbackTurns(turns: number): Promise<Section> {
   try {
     const config = loadConfig([], { DASHSCOPE_API_KEY: 'k', DASHSCOPE_BASE_URL: server.baseURL, SYLVAN_HOME: home }, workspace);
     if ('help' in config || 'version' in config) throw new Error('loadConfig answered help/version for an empty argv');
-    const runtime = createRuntime(config);
+    const runtime = createRuntime(config, { modelFactory: await loadModelFactory(config) });
     const times: number[] = [];
     try {
       for (let turn = 0; turn < WARM_UP_TURNS + turns; turn++) {

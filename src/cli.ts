@@ -52,8 +52,8 @@ function fail(error: unknown, debug: boolean): number {
 }
 
 async function loadRuntime(config: Config, resumed: ResumedSession | undefined) {
-  const { createRuntime } = await import('./runtime.ts');
-  return createRuntime(config, { resumed });
+  const [{ createRuntime }, { loadModelFactory }] = await Promise.all([import('./runtime.ts'), import('./providers/load-model-factory.ts')]);
+  return createRuntime(config, { resumed, modelFactory: await loadModelFactory(config) });
 }
 
 /** The whole program: resolves with the exit code once stdout and stderr have drained. */

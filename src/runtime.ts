@@ -16,7 +16,8 @@ import { startRuntimeMcp, type RuntimeMcp } from './mcp/runtime-mcp.ts';
 import { agentLoop } from './agent/agent-loop.ts';
 import { executeToolCall } from './agent/tool-execution.ts';
 import type { ApprovalPolicy, ApprovalRequest } from './agent/turn-options.ts';
-import { createModel, providerContext } from './providers/create-model.ts';
+import { providerContext } from './providers/create-model.ts';
+import type { ModelFactory } from './providers/load-model-factory.ts';
 import { SearchSourceLog, withSearchSources } from './providers/dashscope-search.ts';
 import { listServerModels, type ServerModels } from './providers/list-models.ts';
 import { acceptsImages, contextWindowFor } from './providers/model-catalogue.ts';
@@ -159,11 +160,14 @@ export interface ResumedHistory {
 }
 
 export interface RuntimeOptions {
+  /** Makes the provider's models: `await loadModelFactory(config)`, which loads its package. */
+  modelFactory: ModelFactory;
   /** A resumed session's history and its transcript to append to. */
   resumed?: ResumedHistory;
 }
 
-export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
+export function createRuntime(config: Config, options: RuntimeOptions): Runtime {
+  const createModel = options.modelFactory;
   // The SDK prints its warnings (unsupported settings…) to the terminal; only the UI may write there.
   if (!config.debug) (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
   let modelName = config.model;

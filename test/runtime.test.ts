@@ -12,6 +12,7 @@ import { text, type DashScopeServer, type RecordedRequest, type ScriptedUsage } 
 import { withDeadline } from './helpers/deadline.ts';
 import { closeAtEnd } from './helpers/served.ts';
 import { isCompactionRequest, startSummarizingServer } from './helpers/summarizing-server.ts';
+import { loadModelFactory } from '../src/providers/load-model-factory.ts';
 
 // The runtime in-process against a loopback DashScope: how the history it sends is sized from the
 // provider's reported usage, and when it summarises the history by itself.
@@ -53,7 +54,7 @@ async function startRuntime(usage: ScriptedUsage): Promise<Started> {
     },
     cwd,
   ) as Config;
-  const runtime = createRuntime(config);
+  const runtime = createRuntime(config, { modelFactory: await loadModelFactory(config) });
   // With an empty history, the share of the window in use is the instructions and tools; the answer's room (15% of the window, at most 8,192) is kept too.
   const reserved = Math.round(runtime.contextShare() * WINDOW_TOKENS) + Math.min(8_192, Math.floor(WINDOW_TOKENS * 0.15));
   return { runtime, server, historyRoom: WINDOW_TOKENS - reserved, home: config.home };

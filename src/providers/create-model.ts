@@ -1,6 +1,3 @@
-import { createAlibaba } from '@ai-sdk/alibaba';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV4, LanguageModelV4Middleware } from '@ai-sdk/provider';
 import { extractReasoningMiddleware, wrapLanguageModel, type LanguageModel } from 'ai';
 import type { Config } from '../config.ts';
@@ -8,7 +5,6 @@ import type { ProviderContext } from '../agent/describe-error.ts';
 import type { RetryNotice } from '../agent/events.ts';
 import { cacheMarkersMiddleware } from './cache-markers.ts';
 import { guardedFetch } from './guarded-fetch.ts';
-import { createMockModel } from './mock/mock-model.ts';
 import { supportsExplicitCache } from './model-catalogue.ts';
 import { dashscopeSearchFetch, type SearchSourceLog } from './dashscope-search.ts';
 import { thinkingRequest, type ThinkingSetting } from './thinking.ts';
@@ -26,41 +22,22 @@ export interface ModelOptions {
   onRetry?: (retry: RetryNotice) => void;
 }
 
-const isOpenAIItself = (baseURL: string | undefined): boolean => baseURL === undefined || /^https:\/\/api\.openai\.com\//.test(`${baseURL}/`);
+/** The provider package's own model for a config, every request going through `fetch`. */
+export type BaseModel = (config: Config, fetch: typeof globalThis.fetch) => LanguageModelV4;
 
 /**
- * The model for a config. DashScope goes through the AI SDK's DashScope provider
- * (`@ai-sdk/alibaba`: `reasoning_content`, blank tool-call ids, `enable_thinking`); OpenAI itself
- * through `@ai-sdk/openai`'s chat API; every other OpenAI-compatible server (vLLM, Ollama,
- * llama.cpp, LM Studio, DeepSeek, Gemini) through `@ai-sdk/openai-compatible`, which reads
- * `reasoning_content` and index-less tool-call deltas. They load with the runtime, after the prompt
- * (an import inside the first request would count against its --timeout), and every request goes
- * through `guardedFetch`, which owns retries and reads a 200 before the SDK.
+ * The model for a config, from its provider package's `base` (see `loadModelFactory`): every
+ * request goes through `guardedFetch`, which owns retries and reads a 200 before the SDK, and the
+ * answer through Sylvan's middleware.
  */
-export function createModel(config: Config, options: ModelOptions = {}): LanguageModel {
-  if (config.provider === 'mock') return createMockModel({ delayMs: config.mockDelayMs });
+export function createModel(config: Config, base: BaseModel, options: ModelOptions = {}): LanguageModel {
   const guarded = guardedFetch({ maxRetries: config.maxRetries, onRetry: options.onRetry });
   const searchesOnServer = config.provider === 'dashscope' && config.search?.backend === 'dashscope';
   const fetch = searchesOnServer ? dashscopeSearchFetch((sources) => options.searchSources?.add(sources), guarded) : guarded;
-  const base = (): LanguageModelV4 => {
-    if (config.provider === 'dashscope') {
-      return createAlibaba({ baseURL: config.baseURL, apiKey: config.apiKey, fetch }).chatModel(config.model);
-    }
-    if (isOpenAIItself(config.baseURL)) {
-      return createOpenAI({ baseURL: config.baseURL, apiKey: config.apiKey, fetch }).chat(config.model);
-    }
-    return createOpenAICompatible({
-      name: 'openai-compatible',
-      baseURL: config.baseURL ?? '',
-      apiKey: config.apiKey,
-      fetch,
-      includeUsage: true,
-    }).chatModel(config.model);
-  };
   const middleware: LanguageModelV4Middleware[] = [truncatedCallsMiddleware(), toolMarkupMiddleware(), thinkTagsMiddleware()];
   if (config.provider === 'dashscope') middleware.push(thinkingMiddleware(config.model, options));
   if (sendsCacheMarkers(config)) middleware.push(cacheMarkersMiddleware());
-  return wrapLanguageModel({ model: base(), middleware });
+  return wrapLanguageModel({ model: base(config, fetch), middleware });
 }
 
 /** Explicit cache markers go to DashScope models that take them, unless SYLVAN_CACHE says otherwise. */

@@ -8,10 +8,10 @@ import { streamText } from 'ai';
 import { tokenUsageOf } from '../../src/agent/token-usage.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { CacheMarkerPlanner, MAX_CACHE_MARKERS } from '../../src/providers/cache-markers.ts';
-import { createModel } from '../../src/providers/create-model.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import { DashScopeCache, EXPLICIT_VALIDITY_MS } from '../helpers/dashscope-cache.ts';
 import { startDashScopeServer, text, toolCalls, type ChatMessage, type DashScopeServer, type RecordedRequest } from '../helpers/dashscope-server.ts';
+import { loadModelFactory } from '../../src/providers/load-model-factory.ts';
 
 const approveAll = { decide: () => 'allow' as const, ask: async () => ({ approved: true }) };
 
@@ -75,7 +75,7 @@ describe('DashScope explicit cache markers, through the runtime, against a loopb
   };
 
   async function runTurns(config: Config, turns: number): Promise<void> {
-    const runtime = createRuntime(config);
+    const runtime = createRuntime(config, { modelFactory: await loadModelFactory(config) });
     try {
       for (let turn = 0; turn < turns; turn++) {
         const events = runtime.runTurn(`(2+3)*4 等于多少？ turn ${turn}`, new AbortController().signal, approveAll);
@@ -142,7 +142,7 @@ describe('DashScope explicit cache markers, through the runtime, against a loopb
     const session = await cachingServer();
     try {
       const config = configFor(session.server, { SYLVAN_MODEL: 'qwen-plus' });
-      const model = createModel(config);
+      const model = (await loadModelFactory(config))(config);
       const usages = [];
       const instructions = 'You are a test. '.repeat(400);
       for (const question of ['first question', 'second question']) {

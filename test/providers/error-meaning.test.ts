@@ -6,12 +6,13 @@ import { after, describe, test } from 'node:test';
 import { streamText } from 'ai';
 import { describeModelError } from '../../src/agent/describe-error.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { createModel, providerContext } from '../../src/providers/create-model.ts';
+import { providerContext } from '../../src/providers/create-model.ts';
 import { classifyProblem, problemLine } from '../../src/providers/provider-errors.ts';
 import { startDashScopeServer, text, type DashScopeServer, type Reply } from '../helpers/dashscope-server.ts';
 import { textChunk } from '../helpers/fixture-replies.ts';
 import { fixtureMessage, providerErrorFixture, providerErrorReply as reply } from '../helpers/provider-error-fixtures.ts';
 import { closeAtEnd } from '../helpers/served.ts';
+import { loadModelFactory } from '../../src/providers/load-model-factory.ts';
 
 // Issue 23, section 1: other providers' errors read by what they mean, wherever they arrive (an
 // HTTP status with a JSON body in any shape, or a frame inside a 200 stream). Each recorded or
@@ -46,7 +47,7 @@ async function ask(replies: Reply[], model: string): Promise<Outcome> {
   let answer = '';
   let failure: unknown;
   try {
-    const result = streamText({ model: createModel(config), prompt: 'hello', maxRetries: 0, onError: () => {} });
+    const result = streamText({ model: (await loadModelFactory(config))(config), prompt: 'hello', maxRetries: 0, onError: () => {} });
     for await (const part of result.fullStream) {
       if (part.type === 'text-delta') answer += part.text;
       if (part.type === 'error') failure ??= part.error;
