@@ -47,6 +47,27 @@ const builtinsThroughRequire = {
   },
 };
 
+/**
+ * zod's `z` namespace re-exports every one of its 64 locales (`z.locales`), so bundling `import { z }`
+ * kept 355 kB of error messages in languages Sylvan never sets: half the zod chunk, parsed on every
+ * start (Node 20 has no compile cache). Only English is kept, which zod installs itself
+ * (`config(en())` in classic/external.js imports ../locales/en.js directly); nothing in Sylvan or
+ * the AI SDK reads `z.locales`.
+ */
+const onlyEnglishZodLocale = {
+  name: 'only-english-zod-locale',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: resolve(args.resolveDir, '../locales/index.js'), namespace: 'zod-locales' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: resolve(args.path, '..'),
+      loader: 'js',
+    }));
+  },
+};
+
 const requireBanner = "import { createRequire as __sylvanCreateRequire } from 'node:module'; const require = __sylvanCreateRequire(import.meta.url);";
 const { version } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 const common = {
@@ -61,7 +82,7 @@ const common = {
   // Bundled CommonJS dependencies call require(); an ES module has none unless given one.
   banner: { js: requireBanner },
   legalComments: 'none',
-  plugins: [builtinsThroughRequire],
+  plugins: [builtinsThroughRequire, onlyEnglishZodLocale],
   logLevel: 'warning',
 };
 
