@@ -7,7 +7,7 @@ import type { ApprovalPolicy } from '../src/agent/turn-options.ts';
 import { scriptedModel } from '../test/helpers/scripted-model.ts';
 import type { BenchContext } from './context.ts';
 import type { Section } from './report.ts';
-import { collectGarbage, formatMicroseconds, formatRatio, median } from './statistics.ts';
+import { collectGarbageAndSettle, formatMicroseconds, formatRatio, median } from './statistics.ts';
 
 const STEPS = 1_000;
 const TARGET = 1.15;
@@ -52,7 +52,7 @@ async function sylvanLoop(clock?: StepClock): Promise<number> {
   const tools = makeTools();
   const fitter = new ContextFitter(1_000_000_000, 'You are a benchmark.', tools);
   const model = scriptedModel(script);
-  collectGarbage();
+  await collectGarbageAndSettle();
   const start = process.cpuUsage();
   let steps = 0;
   for await (const event of agentLoop({
@@ -90,7 +90,7 @@ async function seedLoop(clock?: StepClock): Promise<number> {
   const tools = makeTools();
   const model = scriptedModel(script);
   const messages: ModelMessage[] = [{ role: 'user', content: 'count' }];
-  collectGarbage();
+  await collectGarbageAndSettle();
   const start = process.cpuUsage();
   let step = 0;
   while (step < STEPS) {
@@ -122,7 +122,7 @@ async function seedLoop(clock?: StepClock): Promise<number> {
 /** CPU milliseconds of the SDK's own multi-step loop (`stopWhen`) over the same script: information only. */
 async function sdkLoop(): Promise<number> {
   const model = scriptedModel(script);
-  collectGarbage();
+  await collectGarbageAndSettle();
   const start = process.cpuUsage();
   const result = streamText({
     model,
@@ -158,8 +158,14 @@ export async function measureLoopOverhead(context: BenchContext): Promise<Sectio
   for (let round = 0; round < rounds; round++) {
     const seedClock: StepClock = [];
     const sylvanClock: StepClock = [];
-    seed.push(await seedLoop(seedClock));
-    sylvan.push(await sylvanLoop(sylvanClock));
+    // The order alternates, so neither loop always follows the other's garbage.
+    if (round % 2 === 0) {
+      seed.push(await seedLoop(seedClock));
+      sylvan.push(await sylvanLoop(sylvanClock));
+    } else {
+      sylvan.push(await sylvanLoop(sylvanClock));
+      seed.push(await seedLoop(seedClock));
+    }
     sdk.push(await sdkLoop());
     seedClocks.push(seedClock);
     sylvanClocks.push(sylvanClock);
