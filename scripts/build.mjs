@@ -68,6 +68,31 @@ const onlyEnglishZodLocale = {
   },
 };
 
+/**
+ * `ai` imports `@ai-sdk/gateway` (Vercel's AI Gateway, with `@vercel/oidc`: ~160 kB) for the models
+ * named by a plain string, which Sylvan never passes: its models are provider objects. What `ai`
+ * takes from it is replaced by its meaning here: no error can be a gateway's, and the gateway
+ * itself refuses to be used. If `ai` ever imports another name, esbuild stops the build ("No
+ * matching export"), so this cannot go stale silently.
+ */
+const noAiGateway = {
+  name: 'no-ai-gateway',
+  setup(build) {
+    build.onResolve({ filter: /^@ai-sdk\/gateway$/ }, () => ({ path: '@ai-sdk/gateway', namespace: 'no-ai-gateway' }));
+    build.onLoad({ filter: /.*/, namespace: 'no-ai-gateway' }, () => ({
+      contents: [
+        'const notUsed = () => { throw new Error("Sylvan passes provider models, never a model name for the AI Gateway."); };',
+        'const noneOfItsErrors = { isInstance: () => false };',
+        'export const GatewayError = noneOfItsErrors;',
+        'export const GatewayAuthenticationError = noneOfItsErrors;',
+        'export const createGateway = notUsed;',
+        'export const gateway = new Proxy(notUsed, { get: notUsed });',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
 const requireBanner = "import { createRequire as __sylvanCreateRequire } from 'node:module'; const require = __sylvanCreateRequire(import.meta.url);";
 const { version } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 const common = {
@@ -82,7 +107,7 @@ const common = {
   // Bundled CommonJS dependencies call require(); an ES module has none unless given one.
   banner: { js: requireBanner },
   legalComments: 'none',
-  plugins: [builtinsThroughRequire, onlyEnglishZodLocale],
+  plugins: [builtinsThroughRequire, onlyEnglishZodLocale, noAiGateway],
   logLevel: 'warning',
 };
 
