@@ -1,5 +1,5 @@
 import { streamText, type ModelMessage } from 'ai';
-import { approvalRound, declaredOnly } from './approval-round.ts';
+import { approvalRound } from './approval-round.ts';
 import { interruptedResults, repairHistory } from './context-window.ts';
 import { debugDetail } from './describe-error.ts';
 import { emptyStepMessage } from './empty-step.ts';
@@ -8,6 +8,7 @@ import { guardAfterStep, guardMessage, RepeatedCallDetector } from './guards.ts'
 import { readStep } from './step-events.ts';
 import { stepDeadline } from './step-deadline.ts';
 import { stepFailure } from './step-failure.ts';
+import { declaredOnly } from './tool-declarations.ts';
 import { splitResponse } from './step-results.ts';
 import type { TurnOptions } from './turn-options.ts';
 

@@ -1,4 +1,5 @@
-import { asSchema, type ToolSet } from 'ai';
+import type { ToolSet } from 'ai';
+import { declaredOnly } from '../agent/tool-declarations.ts';
 
 /**
  * Does ahead, while the user types, the one-time work the first request would otherwise wait for:
@@ -11,7 +12,8 @@ export function warmUpFirstRequest(tools: ToolSet): void {
   try {
     // The providers' first act is `new Headers(…)`; its lazy global loads undici, fetch included.
     void globalThis.Headers;
-    for (const tool of Object.values(tools)) void asSchema(tool.inputSchema).jsonSchema;
+    // Through the declarations the loop offers, so the conversion done here is the one it sends.
+    for (const declared of Object.values(declaredOnly(tools))) void (declared.inputSchema as { jsonSchema?: unknown }).jsonSchema;
   } catch {
     // Only a head start: the first request does the same work if this could not.
   }

@@ -12,6 +12,7 @@ import type { AgentEvent } from '../../src/agent/events.ts';
 import { findUnansweredToolCalls } from '../../src/agent/context-window.ts';
 import { INTERRUPTED_TOOL_RESULT_TEXT } from '../../src/agent/history-repair.ts';
 import { agentLoop, type ApprovalPolicy, type TurnOptions } from '../../src/agent/agent-loop.ts';
+import { warmUpFirstRequest } from '../../src/providers/warm-up.ts';
 import { scriptedModel } from '../helpers/scripted-model.ts';
 
 function makeTools(log: string[]) {
@@ -118,6 +119,26 @@ describe('agentLoop: one model request per step, the SDK running no loop of its 
     assert.equal(model.doStreamCalls.length, 3);
     assert.deepEqual(model.doStreamCalls.map((call) => (call.tools?.[0] as { inputSchema?: unknown } | undefined)?.inputSchema), Array(3).fill({ type: 'object', properties: { key: { type: 'string' } }, additionalProperties: false }));
     assert.equal(conversions, 1, 'three requests, one conversion');
+  });
+
+  test("the runtime's warm-up makes the conversion the first request sends, not one of its own", async () => {
+    let conversions = 0;
+    const counted = {
+      '~standard': {
+        version: 1,
+        vendor: 'counted',
+        validate: (value: unknown) => ({ value }),
+        jsonSchema: { input: () => (conversions++, { type: 'object', properties: { key: { type: 'string' } } }) },
+      },
+    };
+    const lookup = tool({ description: 'Looks a key up.', inputSchema: counted as never, execute: async ({ key }: { key: string }) => key });
+    warmUpFirstRequest({ lookup });
+    assert.equal(conversions, 1, 'the warm-up converted the schema');
+    const model = scriptedModel([{ calls: [{ name: 'lookup', input: { key: 'a' } }] }, { text: 'Done.' }]);
+    const { end } = await run(model, { tools: { lookup }, approval: { decide: () => 'not-needed', ask: async () => ({ approved: true }) } });
+    assert.equal(end.stopReason, 'completed');
+    assert.equal(model.doStreamCalls.length, 2);
+    assert.equal(conversions, 1, 'the requests sent what the warm-up made');
   });
 
   test('src/ has no stopWhen, prepareStep or onStepEnd', () => {
