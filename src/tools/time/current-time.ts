@@ -1,5 +1,6 @@
 import { tool } from 'ai';
 import { z } from 'zod';
+import { intlTimeZone, localTimeZone } from './local-time-zone.ts';
 
 export interface CurrentTimeToolOptions {
   /** The clock; tests pass a fixed one. Defaults to the system clock. */
@@ -44,7 +45,7 @@ type Zone = { name: string } | { offsetMinutes: number };
  */
 export function createCurrentTimeTool(options: CurrentTimeToolOptions = {}) {
   const now = options.now ?? (() => new Date());
-  const defaultTimeZone = options.defaultTimeZone ?? new Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const defaultTimeZone = options.defaultTimeZone ?? localTimeZone();
   return tool({
     description: `Get the current date, time and day of the week in a time zone.
 Use it whenever the answer depends on the present moment: today's date, the weekday, the time somewhere, how long until or since a date. You do not know the current date otherwise, so never guess it.
@@ -56,8 +57,16 @@ Without a timezone it uses the user's local time zone (${defaultTimeZone}). Time
         .describe(`IANA time zone name, e.g. "Asia/Shanghai", "America/New_York", "UTC". Omit it for the user's local time zone (${defaultTimeZone}).`),
     }),
     execute: async ({ timezone }) => {
-      const requested = timezone?.trim() || defaultTimeZone;
-      return describeInstant(now(), resolveTimeZone(requested));
+      const requested = timezone?.trim();
+      if (requested) return describeInstant(now(), resolveTimeZone(requested));
+      // The machine's zone as read from TZ or /etc/localtime, unless Intl knows it by another name or not at all.
+      let zone: Zone;
+      try {
+        zone = resolveTimeZone(defaultTimeZone);
+      } catch {
+        zone = resolveTimeZone(intlTimeZone());
+      }
+      return describeInstant(now(), zone);
     },
   });
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createCurrentTimeTool } from '../../../src/tools/time/current-time.ts';
+import { intlTimeZone, localTimeZone } from '../../../src/tools/time/local-time-zone.ts';
 
 const executionOptions = { toolCallId: 'call-1', messages: [], context: {} };
 /** Monday 30 November 2026, 07:04:05 UTC. */
@@ -21,10 +22,30 @@ describe('current_time', () => {
   });
 
   test("falls back to this machine's time zone", async () => {
-    const machineZone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const machineZone = localTimeZone();
     const output = String(await timeTool().execute({}, executionOptions));
     assert.ok(output.includes(machineZone), output);
     assert.ok(String(timeTool().description).includes(machineZone));
+  });
+
+  test("this machine's zone is read from TZ, else /etc/localtime's link, else Intl", () => {
+    const noLink = () => {
+      throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+    };
+    assert.equal(localTimeZone({ TZ: 'Asia/Shanghai' }, noLink), 'Asia/Shanghai');
+    assert.equal(localTimeZone({ TZ: ':Europe/Paris' }, noLink), 'Europe/Paris');
+    assert.equal(localTimeZone({}, () => '/usr/share/zoneinfo/America/Argentina/Buenos_Aires'), 'America/Argentina/Buenos_Aires');
+    assert.equal(localTimeZone({}, () => '/var/db/timezone/zoneinfo/Asia/Tokyo'), 'Asia/Tokyo');
+    // Not a zone name, or no link: what ICU says.
+    assert.equal(localTimeZone({ TZ: '/etc/../weird zone' }, noLink), intlTimeZone());
+    assert.equal(localTimeZone({}, noLink), intlTimeZone());
+    assert.equal(localTimeZone({}, () => '/etc/some-copied-file'), intlTimeZone());
+  });
+
+  test('a machine zone Intl does not know gives the time in the zone Intl reports, not an error', async () => {
+    const output = await currentTime(undefined, 'Not/AZone');
+    assert.ok(output.includes(intlTimeZone()), output);
+    assert.match(output, /^2026-11-30 /);
   });
 
   test('converts to the requested IANA zone, with its offset at that instant', async () => {
