@@ -31,14 +31,18 @@ export function compiledPath(sourcePath) {
   return join(BUILD_FOLDER, relative(projectRoot, resolve(projectRoot, sourcePath)).replace(/\.ts$/, '.js'));
 }
 
+const NODE_TEST = pathToFileURL(join(projectRoot, 'test', 'helpers', 'node-test.mjs')).href;
+
 /**
  * Relative imports stay imports: of a .ts module, to its compiled .js beside; of anything else
  * (.mjs helpers, fixtures), to the original file, by absolute URL. Packages and node: modules are
- * left as they are (node_modules is found from .test-build/ as from the project).
+ * left as they are (node_modules is found from .test-build/ as from the project), but for node:test.
  */
 const keepModules = {
   name: 'keep-modules',
   setup(builder) {
+    // node:test as test/helpers/node-test.mjs, which records a failing hook in a shard.
+    builder.onResolve({ filter: /^node:test$/ }, () => ({ path: NODE_TEST, external: true }));
     builder.onResolve({ filter: /^\.\.?\// }, (args) => {
       if (args.kind === 'entry-point') return undefined;
       const target = resolve(dirname(args.importer), args.path);

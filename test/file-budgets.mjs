@@ -51,3 +51,11 @@ export const SPAWNING_FILES = {
 
 /** Imports that mean a file starts the CLI (or a terminal) itself. */
 export const STARTS_THE_CLI = /helpers\/(start-cli|run-cli|run-cli-limited|cli-against-server|terminal)\.ts/;
+
+/**
+ * In-process files that must have a process of their own rather than share a shard with other
+ * files (test/helpers/shard.mjs), each with the reason. Keep it short: a file that changes the
+ * process restores it in its own `after` hook instead.
+ * @type {Record<string, string>}
+ */
+export const RUN_ALONE = {};

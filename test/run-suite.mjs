@@ -7,11 +7,11 @@
 //   npm test -- test/cli                   the test files under a folder (or named files)
 //   npm test -- --test-name-pattern=401    any other argument goes to node --test
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compileTests, compiledPath, removeCompiledTests } from './compile-tests.mjs';
-import { SPAWNING_FILES, STARTS_THE_CLI } from './file-budgets.mjs';
+import { RUN_ALONE, SPAWNING_FILES, STARTS_THE_CLI } from './file-budgets.mjs';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const testRoot = join(projectRoot, 'test');
@@ -23,6 +23,27 @@ const testRoot = join(projectRoot, 'test');
  * each test also has its own, shorter limit. SYLVAN_TEST_FILE_TIMEOUT_MS changes the bound.
  */
 const fileTimeoutMs = Number(process.env.SYLVAN_TEST_FILE_TIMEOUT_MS ?? 480_000);
+
+/**
+ * The in-process files (not in test/file-budgets.mjs) run in this many shards: processes that each
+ * import their share of the files one after another (test/helpers/shard.mjs), instead of a
+ * process per file — starting node and loading `ai`, zod and the providers cost each file ~0.5–0.8 s
+ * of CPU. One per core. SYLVAN_TEST_SHARDS=0 gives every file its own process again.
+ */
+const shardCount = Number(process.env.SYLVAN_TEST_SHARDS ?? 2);
+/** A file in a shard is stopped after half the bound of a process (the shard has the whole bound). */
+const shardFileTimeoutMs = Math.round(fileTimeoutMs / 2);
+/**
+ * Options that choose tests by name: Node 22 filters a suite out when it starts, before a shard's
+ * suite for a file has imported the file's tests, so with these every file has its own process.
+ */
+const CHOOSES_TESTS = /^--test-(name-pattern|skip-pattern|only)\b/;
+/**
+ * Process-wide hooks the sources install once, on first use (the shell tools' exit hook): a shard
+ * installs them before its first file, so the file that happens to use them first does not seem
+ * to leave listeners behind.
+ */
+const INSTALLED_ONCE = [{ module: 'src/tools/shell/process-group.ts', call: 'installExitHook' }];
 
 /** The *.test.ts files under `folder` (recursively), sorted, as paths relative to the project. */
 function testFilesUnder(folder) {
@@ -50,10 +71,13 @@ const found = chosen.length === 0
 
 // Quick in-process files first, then the files that start processes (test/file-budgets.mjs),
 // longest budget first: a slow file started last would leave one runner slot idle while it ends.
-const budgetOf = (file) => SPAWNING_FILES[file.split(sep).join('/')]?.seconds;
+const projectPath = (file) => file.split(sep).join('/');
+const budgetOf = (file) => SPAWNING_FILES[projectPath(file)]?.seconds;
 const inProcess = found.filter((file) => budgetOf(file) === undefined);
 const spawning = found.filter((file) => budgetOf(file) !== undefined).sort((a, b) => budgetOf(b) - budgetOf(a) || a.localeCompare(b));
 const files = [...inProcess, ...spawning];
+const shardable = inProcess.filter((file) => RUN_ALONE[projectPath(file)] === undefined);
+const sharding = shardCount >= 1 && shardable.length >= 2 && !nodeOptions.some((option) => CHOOSES_TESTS.test(option));
 const unlisted = inProcess.filter((file) => STARTS_THE_CLI.test(readFileSync(join(projectRoot, file), 'utf8')));
 if (unlisted.length > 0) {
   console.error(`These files start the CLI but have no budget in test/file-budgets.mjs (so they run with the quick ones): ${unlisted.join(', ')}`);
@@ -80,6 +104,34 @@ try {
   process.exit(1);
 }
 
+/**
+ * The shards' entry files, in .test-build/<pid>/: shard k of n runs every n-th shardable file from
+ * the k-th (the list is sorted by path, so a folder's files spread over the shards).
+ */
+function writeShards() {
+  const installedOnce = INSTALLED_ONCE.map(({ module, call }) => ({ url: pathToFileURL(join(projectRoot, compiledPath(module))).href, call }));
+  const count = Math.min(shardCount, shardable.length);
+  return Array.from({ length: count }, (_, index) => {
+    const share = shardable.filter((_, at) => at % count === index).map((file) => ({
+      name: projectPath(file),
+      url: pathToFileURL(join(projectRoot, compiledPath(file))).href,
+    }));
+    const entry = compiledPath(`shard-${index + 1}-of-${count}.test.mjs`);
+    const runner = new URL('./helpers/shard.mjs', import.meta.url).href;
+    writeFileSync(
+      join(projectRoot, entry),
+      `// Written by test/run-suite.mjs: ${share.length} in-process test files in one process.\n` +
+        `import { runShard } from ${JSON.stringify(runner)};\n` +
+        `await runShard(${JSON.stringify({ files: share, fileTimeoutMs: shardFileTimeoutMs, installedOnce }, null, 2)});\n`,
+    );
+    return entry;
+  });
+}
+
+const toRun = sharding
+  ? [...writeShards(), ...inProcess.filter((file) => !shardable.includes(file)).map(compiledPath), ...spawning.map(compiledPath)]
+  : files.map(compiledPath);
+
 const child = spawn(
   process.execPath,
   [
@@ -92,7 +144,7 @@ const child = spawn(
     '--test-concurrency=2',
     `--test-timeout=${fileTimeoutMs}`,
     ...nodeOptions,
-    ...files.map(compiledPath),
+    ...toRun,
   ],
   { cwd: projectRoot, stdio: 'inherit' },
 );

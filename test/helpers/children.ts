@@ -2,17 +2,17 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
+import { atEachFileEnd, fileEnding } from './file-end.mjs';
 
-// What the CLI helpers leave behind, cleaned up when the importing test file ends: every child
-// process still alive is killed, then every temp folder is deleted. A test kills its own children
+// What the CLI helpers leave behind, cleaned up when each test file ends (in a shard too, where
+// files share this module): every child process still alive is killed, then every temp folder is
+// deleted. A test kills its own children
 // when it ends (`killWhenDone`); this is the net under that, and it also catches a file stopped
 // by its --test-timeout (SIGTERM from the test runner), which would otherwise orphan them.
 
 const live = new Set<ChildProcess>();
 const endings = new Set<EndOfFile>();
 const folders: string[] = [];
-let ending = false;
 
 /** Registers `child` so it is killed (SIGKILL) when the test file ends, whatever happened. */
 export function killAtEnd<CHILD extends ChildProcess>(child: CHILD): CHILD {
@@ -45,7 +45,7 @@ export function endAtFileEnd(ending: EndOfFile): () => void {
 }
 
 /** True once the file's tests are over: a CLI started now would outlive the cleanup. */
-export const testFileEnding = (): boolean => ending;
+export const testFileEnding = (): boolean => fileEnding();
 
 /** A temp dir (`prefix` + random), deleted when the test file ends. */
 export function tempFolder(prefix = 'sylvan-test-'): string {
@@ -59,8 +59,7 @@ function killLive(): void {
   for (const ending of endings) ending.kill();
 }
 
-after(async () => {
-  ending = true;
+atEachFileEnd(async () => {
   await Promise.all([...endings].map((ending) => ending.close()));
   const closed = [...live].map((child) => new Promise((resolve) => child.once('close', resolve)));
   killLive();

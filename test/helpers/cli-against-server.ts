@@ -1,7 +1,7 @@
-import { after } from 'node:test';
 import { startDashScopeServer, type DashScopeServer, type Reply, type Responder } from './dashscope-server.ts';
 import { closeAtEnd } from './served.ts';
 import { removeTempWorkspaces, runCli, tempWorkspace, type CliOptions, type CliResult } from './run-cli-limited.ts';
+import { atEachFileEnd } from './file-end.mjs';
 
 export interface ServerRun {
   server: DashScopeServer;
@@ -10,7 +10,7 @@ export interface ServerRun {
   cwd: string;
 }
 
-after(removeTempWorkspaces);
+atEachFileEnd(removeTempWorkspaces);
 
 /**
  * Starts a loopback DashScope (scripted by `respond` or `replies`, accepting only `key`) and runs the

@@ -1,8 +1,12 @@
-import { after } from 'node:test';
+import { atEachFileEnd } from './file-end.mjs';
 
 const open = new Set<{ close(): Promise<void> }>();
-// Registered when a test file imports this module, so it runs once that file's tests are done.
-after(() => Promise.all([...open].map((server) => server.close())));
+// Once each test file's tests are done (in a shard too, where files share this module).
+atEachFileEnd(async () => {
+  const closing = [...open];
+  open.clear();
+  await Promise.all(closing.map((server) => server.close()));
+});
 
 /** Closes `server` when the importing test file ends; returns it. */
 export function closeAtEnd<SERVER extends { close(): Promise<void> }>(server: SERVER): SERVER {
