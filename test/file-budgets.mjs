@@ -47,10 +47,40 @@ export const SPAWNING_FILES = {
   'test/tools/shell/exit-hook.test.ts': { seconds: 10, waitsFor: 'child processes ended by the exit hook' },
   'test/helpers/children.test.ts': { seconds: 10, waitsFor: 'child processes killed when their file ends' },
   'test/providers/warm-up.test.ts': { seconds: 10, waitsFor: 'one child process measuring start-up' },
+  'test/mcp/mcp-bounds.test.ts': { seconds: 15, waitsFor: '5 CLI runs with a test MCP server flooding 11 MB and 50 MB messages or offering 10,011 tools' },
+  'test/hardening/own-files.test.ts': { seconds: 15, waitsFor: '9 CLI runs reading FIFOs, devices and a 1 GB file' },
+  'test/hardening/files.test.ts': { seconds: 10, waitsFor: '100 MB writers (through tsx) killed mid-write, 300 racing writes' },
+  'test/cli/modes-tmux.test.ts': { seconds: 10, waitsFor: '5 terminal (tmux) sessions cycling the approval modes' },
+  'test/cli/checkpoints.test.ts': { seconds: 10, waitsFor: '2 terminal sessions undoing and rewinding, one resumed with --continue' },
+  'test/cli/error-meaning.test.ts': { seconds: 10, waitsFor: 'a print-mode CLI run per replayed provider error' },
+  'test/cli/sandbox.test.ts': { seconds: 10, waitsFor: '4 CLI runs, commands in bubblewrap' },
+  'test/cli/modes-print.test.ts': { seconds: 10, waitsFor: '2 print-mode CLI runs' },
+  'test/cli/cut-off-answer.test.ts': { seconds: 10, waitsFor: '3 CLI runs whose answers stop at the output limit' },
+  'test/mcp/mcp-descendants.test.ts': { seconds: 10, waitsFor: "2 CLI runs whose MCP server's setsid grandchild must end with them" },
 };
 
 /** Imports that mean a file starts the CLI (or a terminal) itself. */
 export const STARTS_THE_CLI = /helpers\/(start-cli|run-cli|run-cli-limited|cli-against-server|terminal)\.ts/;
+
+/**
+ * The in-process files that take longest in a shard (seconds, idle 2-core machine, Node 20), so
+ * run-suite.mjs can split the files evenly between the shards; any other file counts as 0.2 s. Only
+ * the balance depends on these: a stale number costs a few seconds of one shard waiting for the other.
+ * @type {Record<string, number>}
+ */
+export const IN_PROCESS_SECONDS = {
+  'test/tools/shell/run-command.test.ts': 4.6,
+  'test/tools/files/search-files.test.ts': 2.5,
+  'test/import-cycles.test.ts': 2.1,
+  'test/checkpoints/checkpoints.test.ts': 1.7,
+  'test/providers/cache-markers.test.ts': 1.2,
+  'test/tools/web/web-search.test.ts': 1.0,
+  'test/providers/guarded-claims-streams.test.ts': 1.0,
+  'test/providers/mock/mock-model.test.ts': 1.0,
+  'test/tools/web/web-fetch.test.ts': 0.8,
+  'test/agent/agent-loop.test.ts': 0.7,
+  'test/runtime.test.ts': 0.7,
+};
 
 /**
  * In-process files that must have a process of their own rather than share a shard with other
