@@ -12,6 +12,8 @@
 //     back and fails a test named after the file, so it cannot pass on to the files after it;
 //   - a failing `before`/`after` hook of the file, or the file's suite running out of time, fails
 //     a test too (Node 22 fails no test for a suite's hook, and exits 0).
+// A file in a shard is stopped at `fileTimeoutMs` (its suite's timeout), and the shard goes on
+// with its next file; the whole shard is bounded by the runner's --test-timeout.
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { enterShard, fileEnds, fileStarts, hookFailures } from './file-end.mjs';
@@ -30,6 +32,10 @@ export async function runShard({ files, fileTimeoutMs, installedOnce }) {
     let loaded;
     let endErrors = [];
     const started = performance.now();
+    // A test that waits on nothing at all (a promise never settled) would let the event loop
+    // drain, and node would end the shard there, its later files never run: held open, such a
+    // test fails at the file's timeout, and the shard goes on.
+    const holdOpen = setInterval(() => {}, 60_000);
     await describe(name, { timeout: fileTimeoutMs }, async () => {
       fileStarts();
       after(async () => {
@@ -44,6 +50,7 @@ export async function runShard({ files, fileTimeoutMs, installedOnce }) {
       }
       loaded = listeners();
     });
+    clearInterval(holdOpen);
     const problems = [];
     if (performance.now() - started >= fileTimeoutMs) problems.push({ text: `it did not end within ${fileTimeoutMs / 1000} s (its suite timed out)` });
     for (const { hook, error } of hookFailures()) problems.push({ text: `its ${hook} hook failed: ${messageOf(error)}`, error });
