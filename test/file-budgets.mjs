@@ -45,7 +45,7 @@ export const SPAWNING_FILES = {
   'test/providers/mock/mock-action-intents.test.ts': { seconds: 10, waitsFor: '3 CLI runs with the mock model' },
   'test/mcp/guarded-claims-mcp.test.ts': { seconds: 10, waitsFor: 'a child that starts an MCP hub through tsx and exits; two short-lived servers' },
   'test/tools/shell/exit-hook.test.ts': { seconds: 10, waitsFor: 'child processes ended by the exit hook' },
-  'test/helpers/children.test.ts': { seconds: 10, waitsFor: 'child processes killed when their file ends' },
+  'test/helpers/children.test.ts': { seconds: 10, waitsFor: 'child processes killed when their file ends, alone and in a shard of two files' },
   'test/providers/warm-up.test.ts': { seconds: 10, waitsFor: 'one child process measuring start-up' },
   'test/mcp/mcp-bounds.test.ts': { seconds: 15, waitsFor: '5 CLI runs with a test MCP server flooding 11 MB and 50 MB messages or offering 10,011 tools' },
   'test/hardening/own-files.test.ts': { seconds: 15, waitsFor: '9 CLI runs reading FIFOs, devices and a 1 GB file' },

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { killWhenDone, processSlot } from './children.ts';
+import { killWhenDone, processSlot, tempFolder } from './children.ts';
 import { signal, withDeadline } from './deadline.ts';
 import { tsxLoader } from './start-cli.ts';
 
@@ -55,5 +57,58 @@ describe('children of a test file', { timeout: 30_000 }, () => {
       5_000,
       'the child to die with its test file',
     );
+  });
+});
+
+describe('children of a test file in a shard (files sharing a process)', { timeout: 30_000 }, () => {
+  test("are killed, and its temp folders deleted, when that file ends; testFileEnding() is false again for the next", async (context) => {
+    const folder = tempFolder('sylvan-shard-children-');
+    const children = JSON.stringify(new URL('./children.ts', import.meta.url).href);
+    const state = join(folder, 'first.json');
+    writeFileSync(
+      join(folder, 'first.test.mjs'),
+      `import { spawn } from 'node:child_process';
+      import { writeFileSync } from 'node:fs';
+      import { test } from 'node:test';
+      import { killAtEnd, tempFolder, testFileEnding } from ${children};
+      test('the first file starts a child and makes a folder', () => {
+        if (testFileEnding()) throw new Error('testFileEnding() during the tests');
+        const sleeper = killAtEnd(spawn('sleep', ['600'], { stdio: 'ignore' }));
+        writeFileSync(${JSON.stringify(state)}, JSON.stringify({ pid: sleeper.pid, folder: tempFolder() }));
+      });`,
+    );
+    writeFileSync(
+      join(folder, 'second.test.mjs'),
+      `import assert from 'node:assert/strict';
+      import { existsSync, readFileSync } from 'node:fs';
+      import { test } from 'node:test';
+      import { testFileEnding } from ${children};
+      test('the second file finds them gone', () => {
+        const { pid, folder } = JSON.parse(readFileSync(${JSON.stringify(state)}, 'utf8'));
+        assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, 'the child of the first file outlived it');
+        assert.equal(existsSync(folder), false, 'the temp folder of the first file outlived it');
+        assert.equal(testFileEnding(), false);
+      });`,
+    );
+    const files = ['first', 'second'].map((name) => ({ name: `test/${name}.test.ts`, url: new URL(`file://${join(folder, `${name}.test.mjs`)}`).href }));
+    writeFileSync(
+      join(folder, 'shard.test.mjs'),
+      `import { runShard } from ${JSON.stringify(new URL('./shard.mjs', import.meta.url).href)};
+      await runShard(${JSON.stringify({ files, fileTimeoutMs: 20_000, installedOnce: [] })});`,
+    );
+    const shard = killWhenDone(
+      context,
+      spawn(process.execPath, ['--import', tsxLoader, '--test', '--test-reporter=spec', join(folder, 'shard.test.mjs')], {
+        cwd: folder,
+        // Not a child of this test run: a runner of its own (NODE_TEST_CONTEXT would make it run nothing).
+        env: { ...process.env, NODE_TEST_CONTEXT: undefined },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+    let output = '';
+    for (const stream of [shard.stdout, shard.stderr]) stream.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const code = await withDeadline(new Promise((resolve) => shard.once('close', resolve)), 25_000, 'the shard of two files to end');
+    assert.equal(code, 0, output);
+    assert.match(output, /ℹ pass 2/, output);
   });
 });
