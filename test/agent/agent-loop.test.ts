@@ -71,6 +71,20 @@ async function run(model: MockLanguageModelV4, overrides: Partial<TurnOptions> =
 
 const roles = (messages: readonly ModelMessage[]) => messages.map((message) => message.role);
 
+/** A Standard Schema whose JSON Schema is counted as it is made (zod's is made the same way, by the SDK). */
+function countedSchema() {
+  let made = 0;
+  const counted = {
+    '~standard': {
+      version: 1,
+      vendor: 'counted',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: () => (made++, { type: 'object', properties: { key: { type: 'string' } } }) },
+    },
+  };
+  return { counted, conversions: () => made };
+}
+
 const sourceRoot = fileURLToPath(new URL('../../src', import.meta.url));
 
 describe('agentLoop: one model request per step, the SDK running no loop of its own', () => {
@@ -96,16 +110,7 @@ describe('agentLoop: one model request per step, the SDK running no loop of its 
   });
 
   test("a tool's JSON Schema is worked out once, not again for every request", async () => {
-    let conversions = 0;
-    // A Standard Schema whose JSON Schema is counted as it is made (zod's is made the same way, by the SDK).
-    const counted = {
-      '~standard': {
-        version: 1,
-        vendor: 'counted',
-        validate: (value: unknown) => ({ value }),
-        jsonSchema: { input: () => (conversions++, { type: 'object', properties: { key: { type: 'string' } } }) },
-      },
-    };
+    const { counted, conversions } = countedSchema();
     const log: string[] = [];
     const lookup = tool({ description: 'Looks a key up.', inputSchema: counted as never, execute: async ({ key }: { key: string }) => (log.push(key), key.toUpperCase()) });
     const model = scriptedModel([
@@ -118,27 +123,19 @@ describe('agentLoop: one model request per step, the SDK running no loop of its 
     assert.deepEqual(log, ['a', 'b']);
     assert.equal(model.doStreamCalls.length, 3);
     assert.deepEqual(model.doStreamCalls.map((call) => (call.tools?.[0] as { inputSchema?: unknown } | undefined)?.inputSchema), Array(3).fill({ type: 'object', properties: { key: { type: 'string' } }, additionalProperties: false }));
-    assert.equal(conversions, 1, 'three requests, one conversion');
+    assert.equal(conversions(), 1, 'three requests, one conversion');
   });
 
   test("the runtime's warm-up makes the conversion the first request sends, not one of its own", async () => {
-    let conversions = 0;
-    const counted = {
-      '~standard': {
-        version: 1,
-        vendor: 'counted',
-        validate: (value: unknown) => ({ value }),
-        jsonSchema: { input: () => (conversions++, { type: 'object', properties: { key: { type: 'string' } } }) },
-      },
-    };
+    const { counted, conversions } = countedSchema();
     const lookup = tool({ description: 'Looks a key up.', inputSchema: counted as never, execute: async ({ key }: { key: string }) => key });
     warmUpFirstRequest({ lookup });
-    assert.equal(conversions, 1, 'the warm-up converted the schema');
+    assert.equal(conversions(), 1, 'the warm-up converted the schema');
     const model = scriptedModel([{ calls: [{ name: 'lookup', input: { key: 'a' } }] }, { text: 'Done.' }]);
     const { end } = await run(model, { tools: { lookup }, approval: { decide: () => 'not-needed', ask: async () => ({ approved: true }) } });
     assert.equal(end.stopReason, 'completed');
     assert.equal(model.doStreamCalls.length, 2);
-    assert.equal(conversions, 1, 'the requests sent what the warm-up made');
+    assert.equal(conversions(), 1, 'the requests sent what the warm-up made');
   });
 
   test('src/ has no stopWhen, prepareStep or onStepEnd', () => {
