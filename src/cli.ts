@@ -52,8 +52,12 @@ function fail(error: unknown, debug: boolean): number {
 }
 
 async function loadRuntime(config: Config, resumed: ResumedSession | undefined) {
-  const [{ createRuntime }, { loadModelFactory }] = await Promise.all([import('./runtime.ts'), import('./providers/load-model-factory.ts')]);
-  return createRuntime(config, { resumed, modelFactory: await loadModelFactory(config) });
+  // The provider package loads beside the runtime, not after it: this is on the way to the first request.
+  const [{ createRuntime }, modelFactory] = await Promise.all([
+    import('./runtime.ts'),
+    import('./providers/load-model-factory.ts').then(({ loadModelFactory }) => loadModelFactory(config)),
+  ]);
+  return createRuntime(config, { resumed, modelFactory });
 }
 
 /** The whole program: resolves with the exit code once stdout and stderr have drained. */
