@@ -15,6 +15,7 @@ import { SLASH_COMMAND_SUMMARIES, SLASH_COMMANDS } from './ui/slash-commands.ts'
 import { loadCustomCommands } from './commands/load-commands.ts';
 import { commandSummaries } from './ui/custom-commands.ts';
 import { mcpPromptCommands, mcpResources } from './ui/input/mcp-completion.ts';
+import { processIo, type CliIo } from './ui/cli-io.ts';
 
 /** package.json's version, put in by the build (scripts/build.mjs), so a prompt reads no file for it. */
 declare const SYLVAN_VERSION: string | undefined;
@@ -25,29 +26,29 @@ function version(): string {
   return packageJson.version;
 }
 
-async function readAllStdin(): Promise<string> {
+async function readAll(input: CliIo['stdin']): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The terminal's width, for wrapping the banner; none for a pipe. */
-const terminalColumns = () => (process.stdout.isTTY ? process.stdout.columns : undefined);
+const terminalColumns = (io: CliIo) => (io.stdout.isTTY ? io.stdout.columns : undefined);
 
-function banner(config: Config): string {
-  return bannerLines(config, version(), chalkFor(process.stdout), terminalColumns()).join('\n');
+function banner(config: Config, io: CliIo): string {
+  return bannerLines(config, version(), chalkFor(io.stdout, io.env), terminalColumns(io)).join('\n');
 }
 
 /** How a failure outside any turn reaches the user: one line, the stack only with SYLVAN_DEBUG=1. */
-function fail(error: unknown, debug: boolean): number {
+function fail(error: unknown, debug: boolean, stderr: CliIo['stderr']): number {
   if (error instanceof ConfigError) {
-    process.stderr.write(`sylvan: ${sanitize(error.message)}\n`);
+    stderr.write(`sylvan: ${sanitize(error.message)}\n`);
     return 2;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`sylvan: ${sanitizeLine(message.split('\n')[0] ?? '')}\n`);
-  if (debug && error instanceof Error && error.stack) process.stderr.write(`${sanitize(error.stack)}\n`);
-  else process.stderr.write('Run with SYLVAN_DEBUG=1 for details.\n');
+  stderr.write(`sylvan: ${sanitizeLine(message.split('\n')[0] ?? '')}\n`);
+  if (debug && error instanceof Error && error.stack) stderr.write(`${sanitize(error.stack)}\n`);
+  else stderr.write('Run with SYLVAN_DEBUG=1 for details.\n');
   return 1;
 }
 
@@ -62,13 +63,7 @@ async function loadRuntime(config: Config, resumed: ResumedSession | undefined) 
 
 /** The whole program: resolves with the exit code once stdout and stderr have drained. */
 export async function main(argv = process.argv.slice(2)): Promise<number> {
-  const code = await run(argv);
-  await drainOutput();
-  return code;
-}
-
-async function run(argv: string[]): Promise<number> {
-  const debug = /^(1|true)$/i.test(process.env.SYLVAN_DEBUG ?? '');
+  const debug = isDebug(process.env);
   // Node prints process warnings (an experimental API on older Node, the SDK's notices) straight
   // to the terminal; only the UI writes there, and only with SYLVAN_DEBUG=1 do they matter.
   process.removeAllListeners('warning');
@@ -77,26 +72,40 @@ async function run(argv: string[]): Promise<number> {
   });
   // `sylvan -p … | head` closes the pipe early: that is the reader's choice, not an error.
   exitQuietlyOnClosedPipe();
+  const code = await runCommandLine(argv, processIo());
+  await drainOutput();
+  return code;
+}
+
+const isDebug = (env: CliIo['env']) => /^(1|true)$/i.test(env.SYLVAN_DEBUG ?? '');
+
+/**
+ * Everything `sylvan` does between its arguments and its exit code, given its process's
+ * environment, folder and streams (`main` hands in the real ones; the tests run print mode and
+ * piped input in-process this way, test/helpers/run-cli-in-process.ts). Never throws.
+ */
+export async function runCommandLine(argv: string[], io: CliIo): Promise<number> {
+  const debug = isDebug(io.env);
   let config: Config;
   try {
-    const loaded = loadConfig(argv, process.env, process.cwd());
+    const loaded = loadConfig(argv, io.env, io.cwd);
     if ('help' in loaded) {
-      process.stdout.write(`${HELP}\n`);
+      io.stdout.write(`${HELP}\n`);
       return 0;
     }
     if ('version' in loaded) {
-      process.stdout.write(`${version()}\n`);
+      io.stdout.write(`${version()}\n`);
       return 0;
     }
     config = loaded;
   } catch (error) {
-    return fail(error, debug);
+    return fail(error, debug, io.stderr);
   }
-  for (const note of config.notes ?? []) process.stderr.write(`${chalkFor(process.stderr).dim(sanitizeLine(note))}\n`);
+  for (const note of config.notes ?? []) io.stderr.write(`${chalkFor(io.stderr, io.env).dim(sanitizeLine(note))}\n`);
   try {
     prepareHome(config.home);
   } catch (error) {
-    return fail(new ConfigError((error as Error).message), debug);
+    return fail(new ConfigError((error as Error).message), debug, io.stderr);
   }
 
   const customCommands = loadCustomCommands({ workspaceRoot: config.cwd, home: config.home, builtIns: SLASH_COMMANDS });
@@ -105,14 +114,13 @@ async function run(argv: string[]): Promise<number> {
     if (config.mode.kind === 'print') {
       let prompt = config.mode.prompt;
       if (prompt === undefined) {
-        if (process.stdin.isTTY) throw new ConfigError('-p needs a question: sylvan -p "your question", or pipe it on stdin.');
-        prompt = (await readAllStdin()).trim();
+        if (io.stdin.isTTY) throw new ConfigError('-p needs a question: sylvan -p "your question", or pipe it on stdin.');
+        prompt = (await readAll(io.stdin)).trim();
         if (prompt === '') throw new ConfigError('-p got an empty question on stdin.');
       }
-      const resumed = await resolveResume(config, undefined, (line) => process.stderr.write(`${line}\n`));
+      const resumed = await resolveResume(config, undefined, (line) => io.stderr.write(`${line}\n`));
       const controller = new AbortController();
-      const onSigint = () => controller.abort();
-      process.on('SIGINT', onSigint);
+      const stopListening = io.onSigint(() => controller.abort());
       const runtime = await loadRuntime(config, resumed);
       try {
         const { runPrint } = await import('./ui/print.ts');
@@ -120,26 +128,27 @@ async function run(argv: string[]): Promise<number> {
           config,
           prompt,
           runtime,
-          stdout: process.stdout,
-          stderr: process.stderr,
+          stdout: io.stdout,
+          stderr: io.stderr,
           signal: controller.signal,
           customCommands,
         });
       } finally {
         runtime.close();
         await runtime.mcp?.close();
-        process.off('SIGINT', onSigint);
+        stopListening();
       }
     }
 
-    const interactive = process.stdin.isTTY === true;
-    const dim = chalkFor(process.stdout).dim;
+    const interactive = io.stdin.isTTY === true;
+    const dim = chalkFor(io.stdout, io.env).dim;
     const customSummaries = commandSummaries(customCommands);
     let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;
     const reader = interactive
       ? createTerminalReader({
-          input: process.stdin,
-          output: process.stdout,
+          // Only a real process has a terminal on stdin (processIo): its streams are Node's.
+          input: io.stdin as NodeJS.ReadStream,
+          output: io.stdout as NodeJS.WriteStream,
           history: loadInputHistory(config.home),
           completion: {
             commands: SLASH_COMMAND_SUMMARIES,
@@ -150,26 +159,26 @@ async function run(argv: string[]): Promise<number> {
           },
           dim,
         })
-      : (await import('./ui/piped-reader.ts')).createPipedReader(process.stdin, (prompt, line) => {
-          if (isMessagePrompt(prompt)) process.stdout.write(`${dim(prompt + line)}\n`);
-          else process.stdout.write(`${prompt}${line}\n`);
+      : (await import('./ui/piped-reader.ts')).createPipedReader(io.stdin, (prompt, line) => {
+          if (isMessagePrompt(prompt)) io.stdout.write(`${dim(prompt + line)}\n`);
+          else io.stdout.write(`${prompt}${line}\n`);
         });
     // The settings' zod pass runs as the runtime loads, after the prompt: its error ends the REPL with code 2.
     let settingsError: ConfigError | undefined;
     try {
-      process.stdout.write(`${banner(config)}\n`);
+      io.stdout.write(`${banner(config, io)}\n`);
       const loaded = loadedFilesLine(config, customCommands.commands.length);
-      if (loaded) for (const row of bannerLine(loaded, terminalColumns())) process.stdout.write(`${dim(row)}\n`);
-      for (const note of customCommands.notes) process.stdout.write(`${dim(sanitizeLine(note))}\n`);
+      if (loaded) for (const row of bannerLine(loaded, terminalColumns(io))) io.stdout.write(`${dim(row)}\n`);
+      for (const note of customCommands.notes) io.stdout.write(`${dim(sanitizeLine(note))}\n`);
       // On a terminal the resumed conversation is drawn again before the prompt; a pipe gets the summary line alone.
-      const replay = process.stdout.isTTY
-        ? async (messages: Parameters<Replay>[0]) => (await import('./ui/transcript.ts')).replayTranscript(messages, process.stdout)
+      const replay = io.stdout.isTTY
+        ? async (messages: Parameters<Replay>[0]) => (await import('./ui/transcript.ts')).replayTranscript(messages, io.stdout)
         : undefined;
-      const resumed = await resolveResume(config, reader, (line) => process.stdout.write(`${dim(line)}\n`), replay);
+      const resumed = await resolveResume(config, reader, (line) => io.stdout.write(`${dim(line)}\n`), replay);
       const code = await runRepl({
         config,
         reader,
-        output: process.stdout,
+        output: io.stdout,
         loadRuntime: async () => {
           try {
             return (runtime = await loadRuntime(config, resumed));
@@ -187,17 +196,16 @@ async function run(argv: string[]): Promise<number> {
         onInterrupt: (handler) => {
           // The editor holds the terminal in raw mode: Ctrl-C and Esc come to it as keys, not SIGINT.
           if (reader.onInterrupt) return reader.onInterrupt(handler);
-          process.on('SIGINT', handler);
-          return () => process.off('SIGINT', handler);
+          return io.onSigint(handler);
         },
       });
-      return settingsError ? fail(settingsError, debug) : code;
+      return settingsError ? fail(settingsError, debug, io.stderr) : code;
     } finally {
       runtime?.close();
       reader.close();
       await runtime?.mcp?.close();
     }
   } catch (error) {
-    return fail(error, debug);
+    return fail(error, debug, io.stderr);
   }
 }

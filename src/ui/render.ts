@@ -11,13 +11,18 @@ export interface Output {
   write(text: string): unknown;
   isTTY?: boolean;
   columns?: number;
+  /**
+   * The environment whose NO_COLOR, FORCE_COLOR and TERM this stream's colour follows, when it is
+   * not the process's own (a test's in-process run).
+   */
+  environment?: NodeJS.ProcessEnv;
 }
 
 /**
  * Chalk for one stream: colour only when that stream is a terminal and NO_COLOR is unset;
  * FORCE_COLOR forces it on, except the conventional "0" and "false".
  */
-export function chalkFor(output: Output, environment: NodeJS.ProcessEnv = process.env): ChalkInstance {
+export function chalkFor(output: Output, environment: NodeJS.ProcessEnv = output.environment ?? process.env): ChalkInstance {
   const forced = environment.FORCE_COLOR;
   if (forced !== undefined && forced !== '') return new Chalk({ level: /^(0|false)$/i.test(forced) ? 0 : 1 });
   const colour = output.isTTY === true && !environment.NO_COLOR && environment.TERM !== 'dumb';

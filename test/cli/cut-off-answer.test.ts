@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
 import { text } from '../helpers/dashscope-server.ts';
 
 // Issue 23, section 2: an answer the model stopped at its output limit (finish reason `length`)
@@ -13,9 +13,9 @@ const NOTICE = 'The answer was cut off at the model\'s output limit. Say "contin
 const lines = (output: string): string[] => output.split('\n').filter((line) => line.trim() !== '');
 
 const cut = text('The first half of a long answer', { finishReason: 'length' });
-const plain = cliAgainstServer({ replies: [cut] }, { args: ['-p', 'explain everything'], key: KEY });
-const json = cliAgainstServer({ replies: [cut] }, { args: ['-p', '--json', 'explain everything'], key: KEY });
-const whole = cliAgainstServer({ replies: [text('A whole answer.')] }, { args: ['-p', '--json', 'explain briefly'], key: KEY });
+const plain = inProcessAgainstServer({ replies: [cut] }, { args: ['-p', 'explain everything'], key: KEY });
+const json = inProcessAgainstServer({ replies: [cut] }, { args: ['-p', '--json', 'explain everything'], key: KEY });
+const whole = inProcessAgainstServer({ replies: [text('A whole answer.')] }, { args: ['-p', '--json', 'explain briefly'], key: KEY });
 
 describe('a cut-off answer says so', TIMEOUT, () => {
   test('print mode: the answer on stdout, the notice on stderr, exit 0', async () => {

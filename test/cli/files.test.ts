@@ -6,8 +6,8 @@ import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
 import { assertEveryRequestValid, requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { filesContaining } from '../helpers/files-containing.ts';
-import { cliAgainstServer, type ServerRun } from '../helpers/cli-against-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-limited.ts';
+import { inProcessAgainstServer, type ServerRun } from '../helpers/in-process-against-server.ts';
+import { tempWorkspace } from '../helpers/run-cli-in-process.ts';
 
 const KEY = 'sk-sylvan-files-test-0c7d52';
 
@@ -16,7 +16,7 @@ const KEY = 'sk-sylvan-files-test-0c7d52';
  * `key`, KEY travels in `env` as DASHSCOPE_API_KEY; with it, the workspace's .env must supply it.
  */
 const printAgainstServer = (options: { cwd: string; replies: Reply[]; args: string[]; env?: Record<string, string>; key?: string }): Promise<ServerRun> =>
-  cliAgainstServer(
+  inProcessAgainstServer(
     { replies: options.replies },
     { cwd: options.cwd, args: options.args, env: options.env, key: options.key ?? KEY, keyFromDotenv: options.key !== undefined },
   );

@@ -3,15 +3,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
 import { text, toolCalls } from '../helpers/dashscope-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-limited.ts';
+import { tempWorkspace } from '../helpers/run-cli-in-process.ts';
 
 const KEY = 'sk-sylvan-modes-print-7c21';
 
 describe('approval modes in print mode', { timeout: 60_000 }, () => {
   test('-p --mode plan: no write or command tool is offered, the model is told it plans, a write is refused and nothing is written, even with --yes', async () => {
-    const { server, cwd, result } = await cliAgainstServer(
+    const { server, cwd, result } = await inProcessAgainstServer(
       { replies: [toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'x.txt', content: 'x\n' } }]), text('Here is the plan.')] },
       { key: KEY, args: ['-p', '--mode', 'plan', '--yes', 'plan the change'] },
     );
@@ -27,7 +27,7 @@ describe('approval modes in print mode', { timeout: 60_000 }, () => {
   test('-p with SYLVAN_MODE=auto-edit applies an edit without --yes, and still denies a command', async () => {
     const cwd = tempWorkspace();
     writeFileSync(join(cwd, 'a.txt'), 'old\n');
-    const { server, result } = await cliAgainstServer(
+    const { server, result } = await inProcessAgainstServer(
       {
         replies: [
           toolCalls([

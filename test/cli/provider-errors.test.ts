@@ -2,14 +2,16 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { startBodyServer } from '../helpers/body-server.ts';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
 import { text, type Reply } from '../helpers/dashscope-server.ts';
 import { errorFixture, errorFrameReply, errorReply } from '../helpers/fixture-replies.ts';
-import { runCli } from '../helpers/run-cli-limited.ts';
+import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
+import { runCliInProcess } from '../helpers/run-cli-in-process.ts';
 
 // Issue 11: DashScope's errors read by code wherever they arrive (HTTP status, JSON body, an error
 // frame inside a 200 stream), each with its line and the right number of requests, counted at the
 // loopback server. Issue 9 item 8: a 200 that is not a stream ends the turn with one line, exit 1.
+// `sylvan -p` runs in-process (run-cli-in-process.ts): what is asserted is what was sent and shown,
+// and the exit code; the built CLI's own exit is faults.test.ts's.
 
 const KEY = 'sk-errors-test';
 /**
@@ -31,9 +33,9 @@ function oneLine(stderr: string): string {
 }
 
 const run = (replies: Reply[], model = 'qwen-plus') =>
-  cliAgainstServer({ replies }, { args: ['-p', '-m', model, 'hello'], key: KEY, env: RETRIES });
+  inProcessAgainstServer({ replies }, { args: ['-p', '-m', model, 'hello'], key: KEY, env: RETRIES });
 
-describe('DashScope errors by code, with the right number of requests', () => {
+describe('DashScope errors by code, with the right number of requests', { concurrency: true }, () => {
   test('input moderation (400 data_inspection_failed): one request, a rephrase line', TIMEOUT, async () => {
     const { result, server } = await run([errorReply('data_inspection_failed_input'), text('never')]);
     assert.equal(result.code, 1);
@@ -124,10 +126,10 @@ describe('DashScope errors by code, with the right number of requests', () => {
   });
 });
 
-describe('a 200 that is not a stream is an error (issue 9, item 8)', () => {
+describe('a 200 that is not a stream is an error (issue 9, item 8)', { concurrency: true }, () => {
   const bodyRun = async (answer: Parameters<typeof startBodyServer>[0]) => {
     const server = await startBodyServer(answer);
-    const result = await runCli({
+    const result = await runCliInProcess({
       args: ['-p', 'hello'],
       env: { DASHSCOPE_API_KEY: KEY, DASHSCOPE_BASE_URL: server.baseURL, ...RETRIES },
     });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { requestAt, toolResultText, assertEveryRequestValid } from '../helpers/chat-requests.ts';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
 import { raw, text, toolCalls } from '../helpers/dashscope-server.ts';
 import { startPageServer } from '../helpers/page-server.ts';
-import { runCli } from '../helpers/run-cli-limited.ts';
+import { runCliInProcess } from '../helpers/run-cli-in-process.ts';
 import { startSearchServer, type SearchBehaviour, type SearchService } from '../helpers/search-servers.ts';
 import { closeAtEnd } from '../helpers/served.ts';
 
@@ -23,7 +23,7 @@ const searchEnv = (service: SearchService, url: string): Record<string, string> 
 /** `sylvan -p` against a loopback DashScope whose model calls web_search, with `service` behind it. */
 async function searchThroughCli(service: SearchService, behaviour: SearchBehaviour = 'ok') {
   const search = closeAtEnd(await startSearchServer(service, { key: SEARCH_KEY, behaviour }));
-  const run = await cliAgainstServer(
+  const run = await inProcessAgainstServer(
     { replies: [toolCalls([searchCall]), text('Hopfield and Hinton won it.')] },
     { key: KEY, args: ['-p', 'who won the 2024 Nobel Prize in Physics?'], env: { ...searchEnv(service, search.url), SYLVAN_TOOL_TIMEOUT: '3' } },
   );
@@ -87,7 +87,7 @@ describe('web_fetch through sylvan -p', { timeout: 60_000 }, () => {
   const fetchRun = (args: string[], env: Record<string, string> = {}) =>
     startPageServer().then(closeAtEnd).then(async (site) => ({
       site,
-      ...(await cliAgainstServer(
+      ...(await inProcessAgainstServer(
         { replies: [toolCalls([{ id: 'call_fetch', name: 'web_fetch', arguments: { url: `${site.url}/article` } }]), text('Read it.')] },
         { key: KEY, args, env },
       )),
@@ -124,7 +124,7 @@ describe('SYLVAN_SEARCH=dashscope', { timeout: 30_000 }, () => {
     choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra,
   });
   const searchInfo = { search_info: { search_results: [{ index: 1, title: 'Nobel Prize 2024', url: 'https://www.nobelprize.org/prizes/physics/2024/', site_name: 'NobelPrize.org', icon: '' }] } };
-  const run = cliAgainstServer(
+  const run = inProcessAgainstServer(
     { replies: [raw([chunk({ role: 'assistant', content: '' }, searchInfo), chunk({ content: 'Hopfield and Hinton.' }), chunk({}, {}, 'stop'), '[DONE]'])] },
     { key: KEY, args: ['-p', 'who won the 2024 Nobel Prize in Physics?'], env: { SYLVAN_SEARCH: 'dashscope' } },
   );
@@ -148,7 +148,7 @@ describe('SYLVAN_SEARCH=dashscope', { timeout: 30_000 }, () => {
 
 describe('offline, no key: the ReAct article\'s GDP question piped into the REPL', { timeout: 30_000 }, () => {
   test('shows web_search, then calculate, then an answer built from both, marked as sample data', async () => {
-    const result = await runCli({ stdin: '2024 年中国 GDP 总量是多少万亿美元?换算成人民币是多少(按 7.2 汇率)?\nexit\n', env: { SYLVAN_MOCK_DELAY_MS: '0' } });
+    const result = await runCliInProcess({ stdin: '2024 年中国 GDP 总量是多少万亿美元?换算成人民币是多少(按 7.2 汇率)?\nexit\n', env: { SYLVAN_MOCK_DELAY_MS: '0' } });
     assert.equal(result.code, 0, result.stderr);
     const out = result.stdout;
     const search = out.indexOf('⏺ web_search(query: "2024 年中国 GDP 总量是多少万亿美元")');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { cliAgainstServer } from '../helpers/cli-against-server.ts';
 import { text } from '../helpers/dashscope-server.ts';
+import { runCliInProcess } from '../helpers/run-cli-in-process.ts';
 import { runCli, tempWorkspace } from '../helpers/run-cli-limited.ts';
 import { runCliTimed, startCli } from '../helpers/start-cli.ts';
 
@@ -25,13 +26,13 @@ describe('the session is saved, or the user is told (issue 9, item 4)', { timeou
     mkdirSync(home);
     writeFileSync(sessionsOf(home), 'a file where the sessions folder should be');
     const env = { SYLVAN_HOME: home };
-    const repl = await runCli({ cwd, env, stdin: '(2+3)*4 等于多少？\n1+1 等于多少？\n/sessions\n' });
+    const repl = await runCliInProcess({ cwd, env, stdin: '(2+3)*4 等于多少？\n1+1 等于多少？\n/sessions\n' });
     assert.equal(repl.code, 0, repl.stderr);
     assert.equal(repl.stdout.match(/sessions are not being saved: /g)?.length, 1, repl.stdout);
     assert.match(repl.stdout, /= 20/);
     assert.match(repl.stdout, /= 2\b/);
     assert.match(repl.stdout, /No sessions can be listed or saved: .*sessions is not a folder/);
-    const resumed = await runCli({ cwd, env, args: ['-c', '-p', '1+1 等于多少？'] });
+    const resumed = await runCliInProcess({ cwd, env, args: ['-c', '-p', '1+1 等于多少？'] });
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.match(resumed.stderr, /No earlier session can be found: .*not a folder/);
     assert.match(resumed.stderr, /sessions are not being saved/);
@@ -69,7 +70,7 @@ describe('the session is saved, or the user is told (issue 9, item 4)', { timeou
 
   test('two processes continuing the same session at once: the second starts a new one and says so', async () => {
     const cwd = tempWorkspace();
-    const first = await runCli({ cwd, args: ['-p', '(2+3)*4 等于多少？'] });
+    const first = await runCliInProcess({ cwd, args: ['-p', '(2+3)*4 等于多少？'] });
     assert.equal(first.code, 0, first.stderr);
     const home = join(cwd, '.sylvan-home');
     const [original] = jsonlFiles(home);
@@ -119,14 +120,14 @@ describe('a bad SYLVAN_HOME and bad session parts (issue 9, item 12)', { timeout
 
   test('a session line with an image at file:///etc/passwd is skipped with a warning, never fatal', async () => {
     const cwd = tempWorkspace();
-    const first = await runCli({ cwd, args: ['-p', '(2+3)*4 等于多少？'] });
+    const first = await runCliInProcess({ cwd, args: ['-p', '(2+3)*4 等于多少？'] });
     assert.equal(first.code, 0, first.stderr);
     const home = join(cwd, '.sylvan-home');
     const [file] = jsonlFiles(home);
     assert.ok(file);
     const hostile = { type: 'message', message: { role: 'user', content: [{ type: 'image', image: 'file:///etc/passwd' }] } };
     writeFileSync(join(sessionsOf(home), file), `${readFileSync(join(sessionsOf(home), file), 'utf8')}${JSON.stringify(hostile)}\n`);
-    const resumed = await runCli({ cwd, args: ['-c', '-p', '1+1 等于多少？'] });
+    const resumed = await runCliInProcess({ cwd, args: ['-c', '-p', '1+1 等于多少？'] });
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.match(resumed.stderr, /warning: session \S+: line \d+ is damaged and was skipped/);
     assert.match(resumed.stdout, /2/);

@@ -21,6 +21,15 @@ export function cliAgainstServer(
   script: { respond: Responder } | { replies: Reply[] },
   options: CliOptions & { key: string; keyFromDotenv?: boolean },
 ): Promise<ServerRun> {
+  return againstServer(script, options, runCli);
+}
+
+/** `cliAgainstServer` with the CLI run by `runner` (the built CLI, or in-process: in-process-against-server.ts). */
+export function againstServer(
+  script: { respond: Responder } | { replies: Reply[] },
+  options: CliOptions & { key: string; keyFromDotenv?: boolean },
+  runner: (options: CliOptions) => Promise<CliResult>,
+): Promise<ServerRun> {
   const { key, keyFromDotenv, ...cliOptions } = options;
   const run = (async () => {
     const server = closeAtEnd(await startDashScopeServer({ ...script, apiKey: key }));
@@ -31,7 +40,7 @@ export function cliAgainstServer(
       SYLVAN_MAX_RETRIES: '0',
       ...cliOptions.env,
     };
-    return { server, cwd, result: await runCli({ ...cliOptions, cwd, env }) };
+    return { server, cwd, result: await runner({ ...cliOptions, cwd, env }) };
   })();
   run.catch(() => {});
   return run;
