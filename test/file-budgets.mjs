@@ -56,6 +56,11 @@ export const STARTS_THE_CLI = /helpers\/(start-cli|run-cli|run-cli-limited|cli-a
  * @type {Record<string, number>}
  */
 export const IN_PROCESS_SECONDS = {
+  'test/cli/web.test.ts': 3.2,
+  'test/cli/provider-errors.test.ts': 2.8,
+  'test/cli/provider-traffic.test.ts': 2.3,
+  'test/cli/error-meaning.test.ts': 1.2,
+  'test/cli/cut-off-answer.test.ts': 1.1,
   'test/tools/shell/run-command.test.ts': 4.6,
   'test/tools/files/search-files.test.ts': 2.5,
   'test/import-cycles.test.ts': 2.1,
