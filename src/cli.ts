@@ -46,6 +46,12 @@ function fail(error: unknown, debug: boolean, stderr: CliIo['stderr']): number {
     return 2;
   }
   const message = error instanceof Error ? error.message : String(error);
+  // A chunk loaded after start-up gone: the build was changed (rebuilt, removed) while Sylvan ran.
+  const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find module '([^']+)'/.exec(message)?.[1] : undefined;
+  if (missing !== undefined) {
+    stderr.write(`sylvan: ${sanitizeLine(missing)} is missing from the build (rebuilt while Sylvan started?). Run \`npm install\` (or \`npm run build\`) in the Sylvan folder again.\n`);
+    return 1;
+  }
   stderr.write(`sylvan: ${sanitizeLine(message.split('\n')[0] ?? '')}\n`);
   if (debug && error instanceof Error && error.stack) stderr.write(`${sanitize(error.stack)}\n`);
   else stderr.write('Run with SYLVAN_DEBUG=1 for details.\n');

@@ -132,4 +132,20 @@ describe('the built CLI (bin/sylvan.js on the bundled dist/)', { timeout: 120_00
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, new RegExp(`Sylvan v${version.replace(/\./g, '\\.')}`));
   });
+
+  // Last: it takes the build apart. A part gone (a rebuild while Sylvan started) once said "the
+  // build is missing", which sent a user to build what was there.
+  test('a part of the build gone is named in one line; the whole build gone says to build it', () => {
+    const runtimeChunk = readdirSync(join(packageRoot, 'dist')).find((file) => /^runtime-\w+\.js$/.test(file));
+    assert.ok(runtimeChunk, 'the runtime is a chunk of its own');
+    rmSync(join(packageRoot, 'dist', runtimeChunk));
+    const partGone = run(['-p', 'hello']);
+    assert.equal(partGone.status, 1);
+    assert.equal(partGone.stderr, `sylvan: ${join(packageRoot, 'dist', runtimeChunk)} is missing from the build (rebuilt while Sylvan started?). Run \`npm install\` (or \`npm run build\`) in the Sylvan folder again.\n`);
+
+    rmSync(join(packageRoot, 'dist'), { recursive: true });
+    const allGone = run(['-p', 'hello']);
+    assert.equal(allGone.status, 1);
+    assert.equal(allGone.stderr, 'sylvan: the build is missing. Run `npm install` (or `npm run build`) in the Sylvan folder first.\n');
+  });
 });
