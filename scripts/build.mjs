@@ -1,15 +1,21 @@
 // `npm run build`: src/ → dist/ as a few bundled files (esbuild), which `npm run bench` measured
 // faster than tsc's one-file-per-module output: ~25% less time to load the runtime, ~7 MB less
 // memory at the prompt. Type checking stays with `npm run typecheck` (tsc).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
-import { basename, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** `node scripts/build.mjs [folder]`: dist/ by default; the built-CLI test builds into a temp folder. */
-const outdir = process.argv[2] ?? 'dist';
+const target = resolve(root, process.argv[2] ?? 'dist');
+/**
+ * The build is written beside the target and moved into it when whole (publish, below): a CLI that
+ * starts while `npm run bench`, `npm test` or `npm install` rebuilds must never find dist/ half
+ * written, as it did when esbuild wrote into the folder it had just emptied.
+ */
+const staging = `${target}.building-${process.pid}`;
 
 /**
  * Packages left as imports from node_modules instead of bundled: those that read their own files or
@@ -98,7 +104,7 @@ const { version } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8
 const common = {
   absWorkingDir: root,
   define: { SYLVAN_VERSION: JSON.stringify(version) },
-  outdir,
+  outdir: staging,
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -144,7 +150,7 @@ async function foldPromptChunks(metafile) {
   const mergeable = new Set([cli, ...folded].map(absolute));
   const entry = [...folded, cli].map((file) => `export * from ${JSON.stringify(`./${basename(file)}`)};`).join('\n');
   const { outputFiles } = await build({
-    stdin: { contents: entry, resolveDir: absolute(outdir), sourcefile: 'prompt.js' },
+    stdin: { contents: entry, resolveDir: staging, sourcefile: 'prompt.js' },
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -174,18 +180,75 @@ async function foldPromptChunks(metafile) {
   }
 }
 
-// Chunk names carry hashes: without a clean folder, every build would leave the last one's behind.
-rmSync(resolve(root, outdir), { recursive: true, force: true });
-const { metafile } = await build({
-  ...common,
-  entryPoints: { cli: 'src/cli.ts' },
-  // Every `import()` becomes its own chunk, so what loads after the prompt still loads after it.
-  splitting: true,
-  // Beside the entry, so that a path relative to import.meta.url means the same in every file.
-  chunkNames: '[name]-[hash]',
-  metafile: true,
-});
-await foldPromptChunks(metafile);
-// Two entries that run alone, each one file: config.js answers `sylvan --help` (bin/sylvan.js)
-// without loading the CLI, and search_files' worker thread starts from search-worker.js.
-await build({ ...common, entryPoints: { config: 'src/config.ts', 'search-worker': 'src/tools/files/search-worker.ts' } });
+/**
+ * How long the files of an earlier build stay in dist/ beside the new one: a Sylvan already running
+ * loads its lazy chunks by the names its cli.js was built with, so they are kept for a session's
+ * length rather than removed with the build that replaced them (chunk names carry hashes, so the
+ * two sets never overwrite each other, and an unchanged build leaves nothing behind).
+ */
+const EARLIER_BUILD_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/** Staging folders of builds that were killed before they published (their process is gone). */
+function removeAbandonedStaging() {
+  const prefix = `${basename(target)}.building-`;
+  let siblings = [];
+  try {
+    siblings = readdirSync(dirname(target));
+  } catch {
+    return;
+  }
+  for (const name of siblings) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
+    rmSync(join(dirname(target), name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/**
+ * Moves the staged build into the target file by file, each a rename (atomic): the chunks first,
+ * then the entries that import them, cli.js last, so a CLI starting at any moment finds every file
+ * its entry names. Files of earlier builds older than EARLIER_BUILD_KEPT_MS are then removed.
+ */
+function publish() {
+  mkdirSync(target, { recursive: true });
+  const entries = ['search-worker.js', 'config.js', 'cli.js'];
+  const built = readdirSync(staging);
+  const order = [...built.filter((file) => !entries.includes(file)), ...entries.filter((file) => built.includes(file))];
+  for (const file of order) renameSync(join(staging, file), join(target, file));
+  const now = Date.now();
+  for (const file of readdirSync(target)) {
+    if (built.includes(file)) continue;
+    const path = join(target, file);
+    if (now - statSync(path).mtimeMs > EARLIER_BUILD_KEPT_MS) rmSync(path, { recursive: true, force: true });
+  }
+}
+
+removeAbandonedStaging();
+try {
+  const { metafile } = await build({
+    ...common,
+    entryPoints: { cli: 'src/cli.ts' },
+    // Every `import()` becomes its own chunk, so what loads after the prompt still loads after it.
+    splitting: true,
+    // Beside the entry, so that a path relative to import.meta.url means the same in every file.
+    chunkNames: '[name]-[hash]',
+    metafile: true,
+  });
+  await foldPromptChunks(metafile);
+  // Two entries that run alone, each one file: config.js answers `sylvan --help` (bin/sylvan.js)
+  // without loading the CLI, and search_files' worker thread starts from search-worker.js.
+  await build({ ...common, entryPoints: { config: 'src/config.ts', 'search-worker': 'src/tools/files/search-worker.ts' } });
+  publish();
+} finally {
+  rmSync(staging, { recursive: true, force: true });
+}

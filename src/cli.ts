@@ -39,6 +39,22 @@ function banner(config: Config, io: CliIo): string {
   return bannerLines(config, version(), chalkFor(io.stdout, io.env), terminalColumns(io)).join('\n');
 }
 
+/**
+ * A file of the installation that could not be loaded, said as what to do: a package gone from
+ * node_modules, or a chunk of the build gone after start-up (the build was removed or changed by
+ * hand while Sylvan ran: `npm run build` keeps an earlier build's chunks). undefined for any other error.
+ */
+function missingFromInstall(error: unknown, message: string): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return undefined;
+  const name = /Cannot find (?:module|package) '([^']+)'/.exec(message)?.[1];
+  if (name === undefined) return undefined;
+  if (!name.startsWith('/') && !name.startsWith('.') && !name.startsWith('file:')) {
+    return `the package ${name} is missing from node_modules. Run \`npm install\` in the Sylvan folder.`;
+  }
+  return `${name} is missing from the build. Run \`npm install\` (or \`npm run build\`) in the Sylvan folder again.`;
+}
+
 /** How a failure outside any turn reaches the user: one line, the stack only with SYLVAN_DEBUG=1. */
 function fail(error: unknown, debug: boolean, stderr: CliIo['stderr']): number {
   if (error instanceof ConfigError) {
@@ -46,10 +62,9 @@ function fail(error: unknown, debug: boolean, stderr: CliIo['stderr']): number {
     return 2;
   }
   const message = error instanceof Error ? error.message : String(error);
-  // A chunk loaded after start-up gone: the build was changed (rebuilt, removed) while Sylvan ran.
-  const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find module '([^']+)'/.exec(message)?.[1] : undefined;
+  const missing = missingFromInstall(error, message);
   if (missing !== undefined) {
-    stderr.write(`sylvan: ${sanitizeLine(missing)} is missing from the build (rebuilt while Sylvan started?). Run \`npm install\` (or \`npm run build\`) in the Sylvan folder again.\n`);
+    stderr.write(`sylvan: ${sanitizeLine(missing)}\n`);
     return 1;
   }
   stderr.write(`sylvan: ${sanitizeLine(message.split('\n')[0] ?? '')}\n`);

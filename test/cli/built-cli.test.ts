@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -133,15 +133,61 @@ describe('the built CLI (bin/sylvan.js on the bundled dist/)', { timeout: 120_00
     assert.match(result.stdout, new RegExp(`Sylvan v${version.replace(/\./g, '\\.')}`));
   });
 
-  // Last: it takes the build apart. A part gone (a rebuild while Sylvan started) once said "the
+  test('a rebuild never leaves dist/ half written, and keeps an earlier build\'s files for a running Sylvan', async () => {
+    const dist = join(packageRoot, 'dist');
+    const lazyChunks = [...new Set([...readFileSync(join(dist, 'cli.js'), 'utf8').matchAll(/import\("\.\/([\w-]+\.js)"\)/g)].map((match) => match[1]!))];
+    assert.ok(lazyChunks.length > 5, 'cli.js loads its chunks lazily');
+    const needed = ['cli.js', 'config.js', 'search-worker.js', ...lazyChunks];
+    // A chunk of a build from a moment ago (a Sylvan started from it may still load it) and one from
+    // two days ago.
+    writeFileSync(join(dist, 'runtime-EARLIER1.js'), 'export {};\n');
+    writeFileSync(join(dist, 'runtime-EARLIER2.js'), 'export {};\n');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    utimesSync(join(dist, 'runtime-EARLIER2.js'), twoDaysAgo, twoDaysAgo);
+
+    const rebuild = spawn(process.execPath, [join(projectRoot, 'scripts', 'build.mjs'), dist], { cwd: projectRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    rebuild.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    let exited = false;
+    const exit = new Promise<number | null>((resolve) => rebuild.on('exit', (code) => { exited = true; resolve(code); }));
+    // What a CLI starting at any moment of the rebuild would look for, checked between every turn of
+    // the event loop until the build has ended.
+    let checks = 0;
+    while (!exited) {
+      const gone = needed.filter((file) => !existsSync(join(dist, file)));
+      assert.deepEqual(gone, [], `during the rebuild dist/ lacked ${gone.join(', ')}`);
+      checks += 1;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.equal(await exit, 0, `the rebuild failed: ${stderr}`);
+    assert.ok(checks > 10, `dist/ was checked only ${checks} times during the rebuild`);
+    assert.ok(existsSync(join(dist, 'runtime-EARLIER1.js')), "the earlier build's chunk was removed while a Sylvan may still need it");
+    assert.ok(!existsSync(join(dist, 'runtime-EARLIER2.js')), "a two-day-old build's chunk was kept");
+    assert.deepEqual(readdirSync(packageRoot).filter((name) => name.startsWith('dist.')), [], 'the staging folder was left behind');
+    assert.equal(run(['-p', '(2+3)*4 等于多少？']).status, 0);
+  });
+
+  // Last: it takes the build apart. A package or a part gone (a rebuild while Sylvan started) once said "the
   // build is missing", which sent a user to build what was there.
   test('a part of the build gone is named in one line; the whole build gone says to build it', () => {
-    const runtimeChunk = readdirSync(join(packageRoot, 'dist')).find((file) => /^runtime-\w+\.js$/.test(file));
+    const modules = join(packageRoot, 'node_modules');
+    rmSync(modules);
+    mkdirSync(modules);
+    // dotenv, the one package left outside the bundle, loads when a folder has a .env.
+    writeFileSync(join(workspace, '.env'), 'SYLVAN_MODEL=mock\n');
+    const packageGone = run(['-p', 'hello']);
+    rmSync(join(workspace, '.env'));
+    rmSync(modules, { recursive: true });
+    symlinkSync(join(projectRoot, 'node_modules'), modules, 'dir');
+    assert.equal(packageGone.status, 1);
+    assert.match(packageGone.stderr, /^sylvan: the package dotenv is missing from node_modules\. Run `npm install` in the Sylvan folder\.\n$/);
+
+    const runtimeChunk = /import\("\.\/(runtime-\w+\.js)"\)/.exec(readFileSync(join(packageRoot, 'dist', 'cli.js'), 'utf8'))?.[1];
     assert.ok(runtimeChunk, 'the runtime is a chunk of its own');
     rmSync(join(packageRoot, 'dist', runtimeChunk));
     const partGone = run(['-p', 'hello']);
     assert.equal(partGone.status, 1);
-    assert.equal(partGone.stderr, `sylvan: ${join(packageRoot, 'dist', runtimeChunk)} is missing from the build (rebuilt while Sylvan started?). Run \`npm install\` (or \`npm run build\`) in the Sylvan folder again.\n`);
+    assert.equal(partGone.stderr, `sylvan: ${join(packageRoot, 'dist', runtimeChunk)} is missing from the build. Run \`npm install\` (or \`npm run build\`) in the Sylvan folder again.\n`);
 
     rmSync(join(packageRoot, 'dist'), { recursive: true });
     const allGone = run(['-p', 'hello']);

@@ -7,17 +7,19 @@
 import { SPAWNING_FILES } from '../file-budgets.mjs';
 
 const SHOWN = 10;
+/** A shard's entry file, written by test/run-suite.mjs. */
+const SHARD = /shard-(\d+)-of-(\d+)\.test\.mjs$/;
+/** A file run through its place in the queue (test/run-suite.mjs): queue-007--test--cli--memory.test.mjs. */
+const QUEUED = /queue-\d+--(.+)\.test\.mjs$/;
+/** Where a shard's suite for each file is declared (the `file` of its events). */
+const SHARD_RUNNER = '/test/helpers/shard.mjs';
+
 /** A test file's path from the project (its source's: the suite runs it compiled, from .test-build/). */
 const shortName = (file) => {
-  // A file run through its place in the queue (test/run-suite.mjs): queue-007--test--cli--memory.test.mjs.
-  const queued = /queue-\d+--(.+)\.test\.mjs$/.exec(file);
+  const queued = QUEUED.exec(file);
   if (queued && !SHARD.test(file)) return `${queued[1].replaceAll('--', '/')}.test.ts`;
   return file.replace(/^.*?\/(?=test\/)/, '').replace(/\.test\.js$/, '.test.ts');
 };
-/** A shard's entry file, written by test/run-suite.mjs. */
-const SHARD = /shard-(\d+)-of-(\d+)\.test\.mjs$/;
-/** Where a shard's suite for each file is declared (the `file` of its events). */
-const SHARD_RUNNER = '/test/helpers/shard.mjs';
 
 export default async function* fileTimes(source) {
   const started = new Map();
@@ -28,7 +30,7 @@ export default async function* fileTimes(source) {
     const { file, name, nesting } = event.data ?? {};
     if (typeof file !== 'string' || typeof name !== 'string' || nesting !== 0) continue;
     // A process's own entry: named by its file's path (absolute on Node 20, as given on Node 22).
-    if (file.endsWith(name) && (/\.test\.[jt]s$/.test(name) || /queue-\d+--.+\.test\.mjs$/.test(name))) {
+    if (file.endsWith(name) && (/\.test\.[jt]s$/.test(name) || QUEUED.test(name))) {
       const times = SHARD.test(name) ? shards : seconds;
       if (event.type === 'test:dequeue') started.set(file, performance.now());
       else if (event.type === 'test:complete' && started.has(file)) times.set(file, (performance.now() - started.get(file)) / 1000);
