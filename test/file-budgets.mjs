@@ -15,7 +15,7 @@ export const SPAWNING_FILES = {
   'test/mcp/mcp-servers.test.ts': { seconds: 20, waitsFor: '7 CLI runs, each starting the reference MCP servers (server-everything, server-filesystem)' },
   'test/hardening/sessions.test.ts': { seconds: 15, waitsFor: '5 CLI runs, one killed mid-turn and one holding a session; 4 more in-process' },
   'test/cli/exit-screen.test.ts': { seconds: 20, waitsFor: '6 terminal (tmux) sessions, each ended with Ctrl-C twice' },
-  'test/cli/line-editor-pty.test.ts': { seconds: 15, waitsFor: '4 terminal sessions typed at key by key' },
+  'test/cli/line-editor-pty.test.ts': { seconds: 15, waitsFor: '5 terminal sessions typed at key by key, one before the CLI has started' },
   'test/mcp/mcp-prompts-resources.test.ts': { seconds: 20, waitsFor: '3 print-mode runs and one terminal session, each starting server-everything; the session runs 5 turns' },
   'test/mcp/mcp-lifecycle.test.ts': { seconds: 15, waitsFor: '3 CLI runs with a test MCP server, ended by SIGINT, SIGTERM and SIGHUP' },
   'test/hardening/guarded-claims-redaction.test.ts': { seconds: 15, waitsFor: '4 CLI runs and one terminal session answering an approval' },

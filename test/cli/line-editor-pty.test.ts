@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import { hang, startDashScopeServer, text, type DashScopeServer, type Reply } from '../helpers/dashscope-server.ts';
@@ -42,6 +44,27 @@ describe('the line editor in a real terminal', { timeout: 60_000 }, () => {
     terminal.type('one\\\rtwo\nthree\r');
     await terminal.expect(/answer 2[\s\S]*› /, 'the second answer');
     assert.deepEqual(userMessages(server), ['first line\nsecond line\nthird line', 'one\ntwo\nthree']);
+    terminal.type('\x04');
+    assert.equal(await terminal.exited(), 0);
+  });
+
+  test('a question typed while Sylvan starts is sent alone, and the next one after it', async () => {
+    workspace = tempWorkspace();
+    server = await startDashScopeServer({ respond: (_request, index) => text(`answer ${index + 1}`) });
+    const startSignal = join(workspace, 'start');
+    execFileSync('mkfifo', [startSignal]);
+    terminal = await startTerminal({
+      cwd: workspace,
+      env: { DASHSCOPE_API_KEY: 'test-key', DASHSCOPE_BASE_URL: server.baseURL, SYLVAN_HOME: join(workspace, '.home'), SYLVAN_MAX_RETRIES: '0' },
+      startsOnLineIn: startSignal,
+    });
+    terminal.type('北京天气\r');
+    await terminal.expect(/北京天气/, 'the early keys echoed by the terminal in cooked mode');
+    await writeFile(startSignal, 'start\n');
+    await terminal.expect(/answer 1[\s\S]*› /, 'the early question answered');
+    terminal.type('and Paris?\r');
+    await terminal.expect(/answer 2[\s\S]*› /, 'the second answer');
+    assert.deepEqual(userMessages(server), ['北京天气', 'and Paris?']);
     terminal.type('\x04');
     assert.equal(await terminal.exited(), 0);
   });

@@ -32,6 +32,11 @@ export interface TerminalOptions {
   args?: string[];
   /** Styled output (chalk on); without it the CLI runs with NO_COLOR=1. */
   colour?: boolean;
+  /**
+   * A FIFO (mkfifo) the CLI waits on: it starts once a line is written to it. Keys typed before then
+   * reach the terminal in its cooked mode, as while a slow `npx sylvan` starts.
+   */
+  startsOnLineIn?: string;
 }
 
 export interface Terminal {
@@ -92,7 +97,8 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
   const node = [process.execPath, cliEntry, ...(options.args ?? [])].map(quote).join(' ');
   const assignments = Object.entries(env).map(([key, value]) => quote(`${key}=${value}`)).join(' ');
   // exec: the pid written is the CLI's, and no shell stays between script and node to change the exit code.
-  const inner = `echo $$ > ${quote(pidFile)}; cd ${quote(options.cwd)} && exec env -i ${assignments} ${node}`;
+  const held = options.startsOnLineIn === undefined ? '' : `read -r _ < ${quote(options.startsOnLineIn)}; `;
+  const inner = `echo $$ > ${quote(pidFile)}; ${held}cd ${quote(options.cwd)} && exec env -i ${assignments} ${node}`;
   const command = `exec script -qfec ${quote(`sh -c ${quote(inner)}`)} ${quote(log)}`;
 
   const release = occupySlotNow();

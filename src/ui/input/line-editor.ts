@@ -10,7 +10,7 @@ import { KeyDecoder, type Key } from './keys.ts';
 import { InputArea } from './input-area.ts';
 import { layOut, plainDisplay, type Display } from './layout.ts';
 import { PastePlaceholders, withoutReserved } from './paste-placeholders.ts';
-import { enterEditingMode, lendTerminal } from './terminal-modes.ts';
+import { enterEditingMode, lendTerminal, withEntersTypedBeforeRawMode } from './terminal-modes.ts';
 import { TAB_WIDTH } from './text-width.ts';
 import { TypeAheadQueue } from './type-ahead-queue.ts';
 
@@ -102,6 +102,8 @@ export class LineEditor implements LineReader {
   private messagePrompt = '› ';
   private rewindArmedAt = Number.NEGATIVE_INFINITY;
   private closed = false;
+  /** No input read yet: the first chunk may hold lines typed before raw mode. */
+  private firstChunk = true;
 
   constructor(private readonly options: LineEditorOptions) {
     this.historyEntries = [...options.history];
@@ -218,7 +220,12 @@ export class LineEditor implements LineReader {
   /** Feeds raw terminal input; the stream's data events come here (tests may call it directly). */
   readonly onData = (chunk: string | Buffer): void => {
     if (this.lending) return;
-    for (const key of this.decoder.decode(String(chunk))) {
+    let text = String(chunk);
+    if (this.firstChunk) {
+      this.firstChunk = false;
+      text = withEntersTypedBeforeRawMode(text);
+    }
+    for (const key of this.decoder.decode(text)) {
       if (this.picking) this.handlePick(key, this.picking);
       else if (this.choosing) this.handleChoice(key, this.choosing);
       else if (this.active) this.handle(key, this.active);

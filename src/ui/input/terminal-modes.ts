@@ -40,6 +40,17 @@ export function enterEditingMode(input: NodeJS.ReadStream, output: NodeJS.WriteS
 }
 
 /**
+ * Keys typed while Sylvan started, before the terminal was in raw mode, arrive as the terminal's
+ * cooked lines, each Enter already turned into "\n" (ICRNL), which raw mode reads as Ctrl-J, a new
+ * line in the input: a question typed early joined the next one. The editor's first chunk, if it is
+ * such lines (it ends with "\n" and holds no "\r" and no escape, which raw-mode keys would), gets its
+ * Enters back.
+ */
+export function withEntersTypedBeforeRawMode(firstChunk: string): string {
+  return firstChunk.endsWith('\n') && !firstChunk.includes('\r') && !firstChunk.includes('\x1b') ? firstChunk.replaceAll('\n', '\r') : firstChunk;
+}
+
+/**
  * Lends the terminal to a child that reads it itself (an editor): raw mode and bracketed paste off,
  * our input paused. Returns the function that takes it back as it was.
  */

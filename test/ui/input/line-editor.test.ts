@@ -36,6 +36,19 @@ describe('LineEditor', { timeout: 10_000 }, () => {
     assert.ok(output.written.endsWith('\x1b[?2004l'));
   });
 
+  test('lines typed before raw mode (cooked: Enter came as "\\n") are sent as typed, each its own message', async () => {
+    const { editor, type } = start();
+    type('天气如何\nand in Paris?\n');
+    assert.deepEqual(await editor.read('› '), { kind: 'line', line: '天气如何' });
+    assert.deepEqual(await editor.read('› '), { kind: 'line', line: 'and in Paris?' });
+    // Later, a "\n" is Ctrl-J again: a newline in the input.
+    const read = editor.read('› ');
+    type('one');
+    type('\n');
+    type('two\r');
+    assert.deepEqual(await read, { kind: 'line', line: 'one\ntwo' });
+  });
+
   test('a pasted 3-line block is one message, drawn as its lines', async () => {
     const { editor, output, type } = start();
     const read = editor.read('› ');
