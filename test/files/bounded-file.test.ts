@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import fs, { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -58,5 +59,32 @@ describe('readBoundedFile', () => {
     assert.match(String((readBoundedFile(join(root, 'hard.md'), rules) as { reason?: string }).reason), /hard link/);
     assert.equal(readBoundedFile(join(root, 'notes.md'), options).status, 'read');
     assert.equal(readBoundedFile(join(root, 'hard.md'), options).status, 'read');
+  });
+
+  it('an instruction file swapped for a link out after it was resolved is not followed when opened (O_NOFOLLOW)', () => {
+    const outside = join(base, 'outside-secret.txt');
+    writeFileSync(outside, 'TOP SECRET, outside the workspace\n');
+    const file = join(root, 'AGENTS.md');
+    writeFileSync(file, 'harmless\n');
+    // The swap lands between the check (realpath) and the open, as a racing process's would.
+    const realRealpath = fs.realpathSync;
+    (fs as { realpathSync: unknown }).realpathSync = (target: string) => {
+      const real = realRealpath(target);
+      if (target === file) {
+        unlinkSync(file);
+        symlinkSync(outside, file);
+      }
+      return real;
+    };
+    syncBuiltinESMExports();
+    try {
+      // The open itself must refuse it (ELOOP): the /proc/self/fd check after it exists only where
+      // there is a /proc.
+      assert.deepEqual(readBoundedFile(file, options), { status: 'refused', reason: 'it changed into a link while it was being opened' });
+    } finally {
+      (fs as { realpathSync: unknown }).realpathSync = realRealpath;
+      syncBuiltinESMExports();
+      rmSync(file);
+    }
   });
 });
