@@ -3,7 +3,7 @@
 set -u
 commit=$(git -C /work/main rev-parse --short HEAD)
 runs=${RUNS:-5}
-for i in $(seq 1 $runs); do
+for i in $(seq ${FIRST:-1} $runs); do
   d=$(mktemp -d); git clone -q /work/main "$d/app"; cd "$d/app"
   npm ci --silent --no-audit --no-fund >/dev/null 2>&1; npm run build --silent >/dev/null 2>&1
   node -e 'for(;;){}' & b1=$!

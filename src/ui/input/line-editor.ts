@@ -7,6 +7,7 @@ import { EditBuffer } from './edit-buffer.ts';
 import { FilterList } from './filter-list.ts';
 import { HistorySearch } from './history-search.ts';
 import { KeyDecoder, type Key } from './keys.ts';
+import { OneKeyMenu } from './one-key-menu.ts';
 import { InputArea } from './input-area.ts';
 import { layOut, plainDisplay, type Display } from './layout.ts';
 import { PastePlaceholders, withoutReserved } from './paste-placeholders.ts';
@@ -44,9 +45,7 @@ interface ActiveRead {
 
 /** A one-key menu being answered. */
 interface ActiveChoice {
-  question: string;
-  choices: readonly Choice[];
-  selected: number;
+  menu: OneKeyMenu;
   resolve: (result: ChoiceResult) => void;
 }
 
@@ -186,7 +185,7 @@ export class LineEditor implements LineReader {
     this.stashed = { text: this.buffer.text, cursor: this.buffer.cursor };
     this.buffer.set('');
     return new Promise((resolve) => {
-      this.choosing = { question, choices, selected: 0, resolve };
+      this.choosing = { menu: new OneKeyMenu(question, choices), resolve };
       this.area.reset();
       this.draw();
     });
@@ -497,41 +496,18 @@ export class LineEditor implements LineReader {
   }
 
   private handleChoice(key: Key, choosing: ActiveChoice): void {
-    const count = choosing.choices.length;
-    if (key.kind === 'text') {
-      const typed = key.text.trim().toLowerCase().charAt(0);
-      const index = /^[1-9]$/.test(typed) ? Number(typed) - 1 : choosing.choices.findIndex((choice) => choice.key === typed);
-      if (index >= 0 && index < count) this.finishChoice(choosing, { kind: 'choice', key: choosing.choices[index]!.key }, index);
-      return;
-    }
-    if (key.kind !== 'key') return;
-    switch (key.name) {
-      case 'up':
-      case 'down':
-        choosing.selected = (choosing.selected + (key.name === 'up' ? count - 1 : 1)) % count;
-        return this.draw();
-      case 'return':
-        return this.finishChoice(choosing, { kind: 'choice', key: choosing.choices[choosing.selected]!.key }, choosing.selected);
-      case 'escape':
-        return this.finishChoice(choosing, { kind: 'escape' });
-      case 'interrupt':
-        return this.finishChoice(choosing, { kind: 'interrupt' });
-      case 'end-of-input':
-        return this.finishChoice(choosing, { kind: 'eof' });
-    }
-  }
-
-  /** The question stays on screen with the answer after it; the menu goes. */
-  private finishChoice(choosing: ActiveChoice, result: ChoiceResult, picked?: number): void {
-    const answer = picked === undefined ? (result.kind === 'escape' ? 'No (Esc)' : '') : choosing.choices[picked]!.label;
-    this.area.draw({ prompt: `${choosing.question} `, text: answer, cursor: answer.length, display: this.display, below: [] });
+    const answer = choosing.menu.handle(key);
+    if (answer === undefined) return;
+    if (answer === 'moved') return this.draw();
+    // The question stays on screen with the answer after it; the menu goes.
+    this.area.draw({ prompt: `${choosing.menu.question} `, text: answer.shown, cursor: answer.shown.length, display: this.display, below: [] });
     this.area.leave();
     this.choosing = undefined;
     if (this.stashed) {
       this.buffer.set(this.stashed.text, this.stashed.cursor);
       this.stashed = undefined;
     }
-    choosing.resolve(result);
+    choosing.resolve(answer.result);
   }
 
   private finish(read: ActiveRead, result: ReadResult): void {
@@ -611,7 +587,10 @@ export class LineEditor implements LineReader {
       const below = list.rows(this.area.columns() - 1, this.dim);
       return this.area.draw({ prompt: request.prompt, text: list.query.text, cursor: list.query.cursor, display: this.display, below });
     }
-    if (this.choosing) return this.drawChoice(this.choosing);
+    if (this.choosing) {
+      const { menu } = this.choosing;
+      return this.area.draw({ prompt: `${menu.question} `, text: '', cursor: 0, display: this.display, below: menu.rows(this.dim) });
+    }
     const read = this.active;
     if (!read) return;
     if (this.searching) {
@@ -627,15 +606,6 @@ export class LineEditor implements LineReader {
         : completer.suggest(this.buffer.text, this.buffer.cursor).map((suggestion) => this.area.suggestionRow(suggestion));
     if (read.footer && !this.finishing) below.push(this.dim(sanitizeLine(read.footer)));
     this.area.draw({ ...this.content(read), above: read.above, below });
-  }
-
-  private drawChoice(choosing: ActiveChoice): void {
-    const rows = choosing.choices.map((choice, index) => {
-      const row = `${choice.key}  ${sanitizeLine(choice.label)}`;
-      return index === choosing.selected ? `❯ ${row}` : this.dim(`  ${row}`);
-    });
-    rows.push(this.dim('  (press a key, or ↑/↓ and Enter; Esc says no)'));
-    this.area.draw({ prompt: `${choosing.question} `, text: '', cursor: 0, display: this.display, below: rows });
   }
 
   private write(text: string): void {
