@@ -8,8 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-/** `node scripts/build.mjs [folder]`: dist/ by default; the built-CLI test builds into a temp folder. */
-const target = resolve(root, process.argv[2] ?? 'dist');
+/**
+ * `node scripts/build.mjs [folder] [--clean]`: dist/ by default; the built-CLI test builds into a
+ * temp folder. `--clean` (npm's prepack) leaves only this build's files, so a package never ships an
+ * earlier build's chunks.
+ */
+const cli = process.argv.slice(2);
+const clean = cli.includes('--clean');
+const target = resolve(root, cli.find((argument) => !argument.startsWith('--')) ?? 'dist');
 /**
  * The build is written beside the target and moved into it when whole (publish, below): a CLI that
  * starts while `npm run bench`, `npm test` or `npm install` rebuilds must never find dist/ half
@@ -217,7 +223,8 @@ function isAlive(pid) {
 /**
  * Moves the staged build into the target file by file, each a rename (atomic): the chunks first,
  * then the entries that import them, cli.js last, so a CLI starting at any moment finds every file
- * its entry names. Files of earlier builds older than EARLIER_BUILD_KEPT_MS are then removed.
+ * its entry names. Files of earlier builds older than EARLIER_BUILD_KEPT_MS (with --clean, all) are
+ * then removed.
  */
 function publish() {
   mkdirSync(target, { recursive: true });
@@ -229,7 +236,7 @@ function publish() {
   for (const file of readdirSync(target)) {
     if (built.includes(file)) continue;
     const path = join(target, file);
-    if (now - statSync(path).mtimeMs > EARLIER_BUILD_KEPT_MS) rmSync(path, { recursive: true, force: true });
+    if (clean || now - statSync(path).mtimeMs > EARLIER_BUILD_KEPT_MS) rmSync(path, { recursive: true, force: true });
   }
 }
 

@@ -165,6 +165,12 @@ describe('the built CLI (bin/sylvan.js on the bundled dist/)', { timeout: 120_00
     assert.ok(!existsSync(join(dist, 'runtime-EARLIER2.js')), "a two-day-old build's chunk was kept");
     assert.deepEqual(readdirSync(packageRoot).filter((name) => name.startsWith('dist.')), [], 'the staging folder was left behind');
     assert.equal(run(['-p', '(2+3)*4 等于多少？']).status, 0);
+
+    // npm's prepack builds with --clean: a package ships this build's files only.
+    const cleaned = spawnSync(process.execPath, [join(projectRoot, 'scripts', 'build.mjs'), dist, '--clean'], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(cleaned.status, 0, cleaned.stderr);
+    assert.ok(!existsSync(join(dist, 'runtime-EARLIER1.js')), '--clean kept an earlier build\'s chunk');
+    assert.ok(needed.every((file) => existsSync(join(dist, file))));
   });
 
   // Last: it takes the build apart. A package or a part gone (a rebuild while Sylvan started) once said "the
