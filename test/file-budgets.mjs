@@ -32,7 +32,7 @@ export const SPAWNING_FILES = {
   'test/hardening/pipes.test.ts': { seconds: 10, waitsFor: '2 CLI runs into pipes' },
   'test/providers/mock/mock-action-intents.test.ts': { seconds: 10, waitsFor: '3 CLI runs with the mock model' },
   'test/mcp/guarded-claims-mcp.test.ts': { seconds: 10, waitsFor: 'a child that starts an MCP hub through tsx and exits; two short-lived servers' },
-  'test/tools/shell/exit-hook.test.ts': { seconds: 10, waitsFor: 'child processes ended by the exit hook' },
+  'test/tools/shell/exit-hook.test.ts': { seconds: 10, waitsFor: 'three children each running a command, ended by process.exit, SIGTERM and SIGKILL (the watchdog)' },
   'test/helpers/children.test.ts': { seconds: 10, waitsFor: 'child processes killed when their file ends, alone and in a shard of two files' },
   'test/providers/warm-up.test.ts': { seconds: 10, waitsFor: 'one child process measuring start-up' },
   'test/mcp/mcp-bounds.test.ts': { seconds: 20, waitsFor: '5 CLI runs with a test MCP server flooding 11 MB and 50 MB messages or offering 10,011 tools' },
@@ -41,7 +41,7 @@ export const SPAWNING_FILES = {
   'test/cli/modes-tmux.test.ts': { seconds: 10, waitsFor: '5 terminal (tmux) sessions cycling the approval modes' },
   'test/cli/checkpoints.test.ts': { seconds: 10, waitsFor: '2 terminal sessions undoing and rewinding, one resumed with --continue' },
   'test/cli/sandbox.test.ts': { seconds: 10, waitsFor: '4 CLI runs, commands in bubblewrap' },
-  'test/mcp/mcp-descendants.test.ts': { seconds: 10, waitsFor: "2 CLI runs whose MCP server's setsid grandchild must end with them" },
+  'test/mcp/mcp-descendants.test.ts': { seconds: 10, waitsFor: "3 CLI runs whose MCP server's setsid grandchild must end with them, one killed with SIGKILL" },
 };
 
 /** Imports that mean a file starts the CLI (or a terminal) itself. */

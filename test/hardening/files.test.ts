@@ -3,13 +3,12 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { writeFileAtomic } from '../../src/tools/files/atomic-write.ts';
 import { createReadFileTool } from '../../src/tools/files/read-file.ts';
 import { isSecretPath } from '../../src/tools/files/workspace-path.ts';
 import { createWriteFileTool } from '../../src/tools/files/write-file.ts';
-import { tsxLoader } from '../helpers/start-cli.ts';
+import { childScript } from '../helpers/child-script.ts';
 
 const folders: string[] = [];
 const tempFolder = (prefix: string) => {
@@ -28,12 +27,7 @@ const read = (workspaceRoot: string, input: { path: string }) => createReadFileT
 
 describe('writes are atomic (issue 9, item 2)', { timeout: 120_000 }, () => {
   test('a 100 MB write killed by SIGKILL, SIGTERM or SIGHUP leaves the old file or the new one, never a mix', async () => {
-    // The suite runs this file compiled, with the writer compiled beside it: plain node, where tsx
-    // cost each writer ~0.5 s of CPU. From source (tsx), the .ts through tsx.
-    const compiled = fileURLToPath(import.meta.resolve('./helpers/write-and-wait.js'));
-    const writerArgs = compiled.endsWith('.js') && existsSync(compiled)
-      ? [compiled]
-      : ['--import', tsxLoader, fileURLToPath(new URL('./helpers/write-and-wait.ts', import.meta.url))];
+    const writerArgs = childScript(import.meta.resolve('./helpers/write-and-wait.js'), new URL('./helpers/write-and-wait.ts', import.meta.url));
     for (const signal of ['SIGKILL', 'SIGTERM', 'SIGHUP'] as const) {
       const workspace = tempFolder('sylvan-atomic-');
       writeFileSync(path.join(workspace, 'target.txt'), 'original\n');

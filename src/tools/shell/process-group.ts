@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { startOrphanWatchdog } from './orphan-watchdog.ts';
 import { killSessionProcessesNow, markedProcesses, MARK_VARIABLE, newProcessMark, signalMarked } from './process-marks.ts';
 
 /** Process groups still running; killed when Sylvan exits so no command outlives it (marked descendants too). */
@@ -112,11 +113,13 @@ function killAllNow(): void {
 /**
  * On exit, and on SIGTERM or SIGHUP (which skip 'exit' handlers), every live group is killed.
  * When this hook is the signal's only listener it re-raises the signal afterwards, so Sylvan still
- * ends the way that signal ends a process. `kill -9` of Sylvan cannot be caught; see the README.
+ * ends the way that signal ends a process. `kill -9` of Sylvan cannot be caught: the orphan
+ * watchdog, started here, covers it.
  */
 export function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
+  startOrphanWatchdog();
   process.on('exit', killAllNow);
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
     const onSignal = () => {

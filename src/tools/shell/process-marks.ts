@@ -11,12 +11,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 export const MARK_VARIABLE = 'SYLVAN_PROCESS_MARK';
 
 const SESSION_MARK = `${process.pid}.${randomBytes(4).toString('hex')}`;
+/** The start every mark of this session's has: `<session>.` (the orphan watchdog kills by it). */
+export const SESSION_MARK_PREFIX = `${SESSION_MARK}.`;
 let counter = 0;
 
 /** A new mark for one command or server, under this session's. */
 export function newProcessMark(label: string): string {
   counter += 1;
-  return `${SESSION_MARK}.${label.replace(/[^A-Za-z0-9_-]/g, '_')}${counter}`;
+  return `${SESSION_MARK_PREFIX}${label.replace(/[^A-Za-z0-9_-]/g, '_')}${counter}`;
 }
 
 /**
@@ -67,7 +69,7 @@ export function signalMarked(mark: string, signal: NodeJS.Signals, prefix = fals
  * may fork while we look). Synchronous: safe in a process 'exit' handler.
  */
 export function killSessionProcessesNow(): void {
-  for (let round = 0; round < 20; round++) if (signalMarked(`${SESSION_MARK}.`, 'SIGKILL', true) === 0) return;
+  for (let round = 0; round < 20; round++) if (signalMarked(SESSION_MARK_PREFIX, 'SIGKILL', true) === 0) return;
 }
 
 /** Kills what is left under `mark` now, in rounds like `killSessionProcessesNow`. */

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
+import { childScript } from '../../helpers/child-script.ts';
 import { groupGoneWithin, livingMembersOf } from './group-processes.ts';
 
-const CHILD = fileURLToPath(new URL('./command-then-exit.ts', import.meta.url));
+const CHILD = childScript(import.meta.resolve('./command-then-exit.js'), new URL('./command-then-exit.ts', import.meta.url));
 
 /** Runs the child, waits for the group it prints, and returns it with the child's ending. */
 async function commandGroupOfChild(
   how: 'exit' | 'sigterm',
 ): Promise<{ group: number; sylvan: ChildProcess; ended: Promise<{ code: number | null; signal: string | null }> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, how], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...CHILD, how], { stdio: ['ignore', 'pipe', 'inherit'] });
   const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const group = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -42,6 +42,14 @@ describe('no command outlives Sylvan', { timeout: 40_000 }, () => {
     assert.ok(livingMembersOf(group).length > 0, 'the command was not running');
     sylvan.kill('SIGTERM');
     assert.equal((await ended).signal, 'SIGTERM');
+    await groupGoneWithin(group, 3_000);
+  });
+
+  test('kill -9 of Sylvan, which runs no hook: its watchdog kills the live command groups', { skip: process.platform !== 'linux' && 'the watchdog finds processes in /proc (Linux)' }, async () => {
+    const { group, sylvan, ended } = await commandGroupOfChild('sigterm');
+    assert.ok(livingMembersOf(group).length > 0, 'the command was not running');
+    sylvan.kill('SIGKILL');
+    assert.equal((await ended).signal, 'SIGKILL');
     await groupGoneWithin(group, 3_000);
   });
 });
