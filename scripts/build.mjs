@@ -13,9 +13,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  * temp folder. `--clean` (npm's prepack) leaves only this build's files, so a package never ships an
  * earlier build's chunks.
  */
-const cli = process.argv.slice(2);
-const clean = cli.includes('--clean');
-const target = resolve(root, cli.find((argument) => !argument.startsWith('--')) ?? 'dist');
+const commandLine = process.argv.slice(2);
+const clean = commandLine.includes('--clean');
+const target = resolve(root, commandLine.find((argument) => !argument.startsWith('--')) ?? 'dist');
 /**
  * The build is written beside the target and moved into it when whole (publish, below): a CLI that
  * starts while `npm run bench`, `npm test` or `npm install` rebuilds must never find dist/ half
