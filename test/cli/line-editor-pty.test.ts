@@ -48,7 +48,7 @@ describe('the line editor in a real terminal', { timeout: 60_000 }, () => {
     assert.equal(await terminal.exited(), 0);
   });
 
-  test('a question typed while Sylvan starts is sent alone, and the next one after it', async () => {
+  test('a question typed while Sylvan starts is sent alone; the next one, half typed, waits in the input', async () => {
     workspace = tempWorkspace();
     server = await startDashScopeServer({ respond: (_request, index) => text(`answer ${index + 1}`) });
     const startSignal = join(workspace, 'start');
@@ -58,11 +58,13 @@ describe('the line editor in a real terminal', { timeout: 60_000 }, () => {
       env: { DASHSCOPE_API_KEY: 'test-key', DASHSCOPE_BASE_URL: server.baseURL, SYLVAN_HOME: join(workspace, '.home'), SYLVAN_MAX_RETRIES: '0' },
       startsOnLineIn: startSignal,
     });
-    terminal.type('北京天气\r');
-    await terminal.expect(/北京天气/, 'the early keys echoed by the terminal in cooked mode');
+    // A question sent, and the start of the next one.
+    terminal.type('北京天气\rand Par');
+    await terminal.expect(/北京天气\r?\n?and Par/, 'the early keys echoed by the terminal in cooked mode');
     await writeFile(startSignal, 'start\n');
     await terminal.expect(/answer 1[\s\S]*› /, 'the early question answered');
-    terminal.type('and Paris?\r');
+    await terminal.expectScreen(/^› and Par *$/m, 'the unsent rest waiting in the input');
+    terminal.type('is?\r');
     await terminal.expect(/answer 2[\s\S]*› /, 'the second answer');
     assert.deepEqual(userMessages(server), ['北京天气', 'and Paris?']);
     terminal.type('\x04');

@@ -113,19 +113,20 @@ describe('more secret files, hard links, and links swapped in mid-write (issue 9
     })();
     const deadline = Date.now() + 15_000;
     let attempts = 0;
-    let written = 0;
     for (; attempts < 300 && Date.now() < deadline; attempts++) {
-      const results = await Promise.allSettled(
+      await Promise.allSettled(
         Array.from({ length: 3 }, (_, index) => write(workspace, { path: `d/file-${attempts}-${index}.txt`, content: 'PAYLOAD-RACE\n' })),
       );
-      written += results.filter((result) => result.status === 'fulfilled').length;
     }
     racing = false;
     await swapper;
     const landedOutside = readdirSync(outside).filter((name) => readFileSync(path.join(outside, name), 'utf8').includes('PAYLOAD'));
     assert.deepEqual(landedOutside, [], `${landedOutside.join(" ")}: ${landedOutside.length} of ${attempts * 3} writes landed outside`);
     assert.ok(attempts >= 50, `only ${attempts} rounds ran`);
-    assert.ok(written > 0, 'no write succeeded at all');
+    // Whether any racing write got through is chance (each takes several turns of the event loop,
+    // and a run once saw none of 900 succeed); that the tool writes at all once the race is over is not.
+    await write(workspace, { path: 'd/after-the-race.txt', content: 'PAYLOAD-AFTER\n' });
+    assert.equal(readFileSync(path.join(folder, 'after-the-race.txt'), 'utf8'), 'PAYLOAD-AFTER\n');
   });
 });
 

@@ -43,11 +43,11 @@ export function enterEditingMode(input: NodeJS.ReadStream, output: NodeJS.WriteS
  * Keys typed while Sylvan started, before the terminal was in raw mode, arrive as the terminal's
  * cooked lines, each Enter already turned into "\n" (ICRNL), which raw mode reads as Ctrl-J, a new
  * line in the input: a question typed early joined the next one. The editor's first chunk, if it is
- * such lines (it ends with "\n" and holds no "\r" and no escape, which raw-mode keys would), gets its
- * Enters back.
+ * such text (a "\n" in it, and no "\r" or escape, which raw-mode keys would bring), gets its Enters
+ * back; what follows the last one (typed but not yet sent) stays in the input.
  */
 export function withEntersTypedBeforeRawMode(firstChunk: string): string {
-  return firstChunk.endsWith('\n') && !firstChunk.includes('\r') && !firstChunk.includes('\x1b') ? firstChunk.replaceAll('\n', '\r') : firstChunk;
+  return firstChunk.includes('\n') && !firstChunk.includes('\r') && !firstChunk.includes('\x1b') ? firstChunk.replaceAll('\n', '\r') : firstChunk;
 }
 
 /**

@@ -38,9 +38,13 @@ describe('LineEditor', { timeout: 10_000 }, () => {
 
   test('lines typed before raw mode (cooked: Enter came as "\\n") are sent as typed, each its own message', async () => {
     const { editor, type } = start();
-    type('天气如何\nand in Paris?\n');
+    type('天气如何\nand in Paris?\nand Rom');
     assert.deepEqual(await editor.read('› '), { kind: 'line', line: '天气如何' });
     assert.deepEqual(await editor.read('› '), { kind: 'line', line: 'and in Paris?' });
+    // The last line, not sent yet, waits in the input.
+    const third = editor.read('› ');
+    type('e?\r');
+    assert.deepEqual(await third, { kind: 'line', line: 'and Rome?' });
     // Later, a "\n" is Ctrl-J again: a newline in the input.
     const read = editor.read('› ');
     type('one');
@@ -218,7 +222,8 @@ describe('LineEditor', { timeout: 10_000 }, () => {
   test('↑/↓ move between lines first, then through history; ↓ brings the draft back', async () => {
     const { editor, type } = start({ history: ['newest', 'older'] });
     const read = editor.read('› ');
-    type('ab\ncd');
+    type('ab');
+    type('\ncd');
     type('\x1b[A'); // to the first line
     type('X');
     type('\x1b[A\x1b[A'); // history: newest, then older
