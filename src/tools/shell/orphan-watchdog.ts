@@ -43,6 +43,8 @@ export function startOrphanWatchdog(): void {
     const watchdog = spawn('/bin/sh', ['-c', SCRIPT, 'sylvan-watchdog', pattern], {
       stdio: ['pipe', 'ignore', 'ignore'],
       detached: true,
+      // Not the workspace: a watchdog must not keep a folder busy (an unmount, a removal on macOS).
+      cwd: '/',
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C' },
     });
     watchdog.on('error', () => {
