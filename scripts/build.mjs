@@ -6,6 +6,7 @@ import { createRequire, isBuiltin } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { isAlive } from './process-alive.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /**
@@ -208,15 +209,6 @@ function removeAbandonedStaging() {
     const pid = Number(name.slice(prefix.length));
     if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
     rmSync(join(dirname(target), name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
   }
 }
 

@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { isAlive } from '../scripts/process-alive.mjs';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 /** This run's folder; removed when the run ends, and a dead run's folder by the next run. */
@@ -57,15 +58,6 @@ const keepModules = {
     });
   },
 };
-
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-}
 
 /** Removes the compiled tree of this run. */
 export function removeCompiledTests() {

@@ -500,7 +500,7 @@ export class LineEditor implements LineReader {
     if (answer === undefined) return;
     if (answer === 'moved') return this.draw();
     // The question stays on screen with the answer after it; the menu goes.
-    this.area.draw({ prompt: `${choosing.menu.question} `, text: answer.shown, cursor: answer.shown.length, display: this.display, below: [] });
+    this.area.draw({ prompt: choosing.menu.prompt, text: answer.shown, cursor: answer.shown.length, display: this.display, below: [] });
     this.area.leave();
     this.choosing = undefined;
     if (this.stashed) {
@@ -589,7 +589,7 @@ export class LineEditor implements LineReader {
     }
     if (this.choosing) {
       const { menu } = this.choosing;
-      return this.area.draw({ prompt: `${menu.question} `, text: '', cursor: 0, display: this.display, below: menu.rows(this.dim) });
+      return this.area.draw({ prompt: menu.prompt, text: '', cursor: 0, display: this.display, below: menu.rows(this.dim) });
     }
     const read = this.active;
     if (!read) return;

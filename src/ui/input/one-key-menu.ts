@@ -17,10 +17,15 @@ export interface MenuAnswer {
 export class OneKeyMenu {
   private selected = 0;
 
+  /** The question as the prompt it is drawn as, with the answer after it once there is one. */
+  readonly prompt: string;
+
   constructor(
-    readonly question: string,
+    question: string,
     private readonly choices: readonly Choice[],
-  ) {}
+  ) {
+    this.prompt = `${question} `;
+  }
 
   /** Applies one key: the answer once there is one, `moved` when the mark moved, else undefined. */
   handle(key: Key): MenuAnswer | 'moved' | undefined {

@@ -1,5 +1,5 @@
 // Child for exit-hook.test.ts: starts a long command through run_command, prints its process
-// group, then ends the way argv[2] says ("exit": process.exit; "sigterm": waits to be killed).
+// group, then ends the way argv[2] says ("exit": process.exit; "wait": waits to be killed).
 import { createRunCommandTool } from '../../../src/tools/shell/run-command.ts';
 
 const how = process.argv[2];

@@ -8,7 +8,7 @@ const CHILD = childScript(import.meta.resolve('./command-then-exit.js'), new URL
 
 /** Runs the child, waits for the group it prints, and returns it with the child's ending. */
 async function commandGroupOfChild(
-  how: 'exit' | 'sigterm',
+  how: 'exit' | 'wait',
 ): Promise<{ group: number; sylvan: ChildProcess; ended: Promise<{ code: number | null; signal: string | null }> }> {
   const child = spawn(process.execPath, [...CHILD, how], { stdio: ['ignore', 'pipe', 'inherit'] });
   const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
@@ -38,7 +38,7 @@ describe('no command outlives Sylvan', { timeout: 40_000 }, () => {
   });
 
   test('SIGTERM to Sylvan kills the live command groups, and Sylvan still ends by SIGTERM', async () => {
-    const { group, sylvan, ended } = await commandGroupOfChild('sigterm');
+    const { group, sylvan, ended } = await commandGroupOfChild('wait');
     assert.ok(livingMembersOf(group).length > 0, 'the command was not running');
     sylvan.kill('SIGTERM');
     assert.equal((await ended).signal, 'SIGTERM');
@@ -46,7 +46,7 @@ describe('no command outlives Sylvan', { timeout: 40_000 }, () => {
   });
 
   test('kill -9 of Sylvan, which runs no hook: its watchdog kills the live command groups', { skip: process.platform !== 'linux' && 'the watchdog finds processes in /proc (Linux)' }, async () => {
-    const { group, sylvan, ended } = await commandGroupOfChild('sigterm');
+    const { group, sylvan, ended } = await commandGroupOfChild('wait');
     assert.ok(livingMembersOf(group).length > 0, 'the command was not running');
     sylvan.kill('SIGKILL');
     assert.equal((await ended).signal, 'SIGKILL');
