@@ -17,6 +17,7 @@ import { nextApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
 import { modeFooter, modeTag, promptFor } from './mode-display.ts';
 import type { LoadedCommands } from '../commands/custom-command.ts';
 import { gitBranch } from './git-branch.ts';
+import { startsWithExistingPath } from './input/names-a-path.ts';
 import { promptOutputToggle } from './tool-output/prompt-toggle.ts';
 
 export interface ReplOptions {
@@ -208,7 +209,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     let message = line;
     let turnModel: string | undefined;
     let images: TurnRequest['images'];
-    if (line.startsWith('/')) {
+    if (line.startsWith('/') && !(await startsWithExistingPath(line))) {
       const outcome = await runSlashCommand(line, current);
       if (outcome === 'exit') return 0;
       if (typeof outcome !== 'object') continue;
