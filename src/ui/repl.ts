@@ -131,6 +131,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       thinking: 'whole',
       lastToolCalls: [],
       pick: reader.pick && ((request) => reader.pick!(request)),
+      choose: reader.choose && ((question, choices) => reader.choose!(question, choices)),
       output,
       status: (label) => {
         let stopped = false;
