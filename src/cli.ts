@@ -3,7 +3,7 @@ import { ConfigError, HELP, loadConfig, type Config } from './config.ts';
 import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createTerminalReader } from './ui/line-reader.ts';
 import { prepareHome } from './session/session-home.ts';
-import { resolveResume, type Replay, type ResumedSession } from './ui/resume.ts';
+import { assertResumable, resolveResume, type Replay, type ResumedSession } from './ui/resume.ts';
 import { loadedFilesLine } from './settings/loaded-files.ts';
 import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
@@ -135,9 +135,11 @@ export async function runCommandLine(argv: string[], io: CliIo): Promise<number>
     if (config.mode.kind === 'print') {
       let prompt = config.mode.prompt;
       if (prompt === undefined) {
-        if (io.stdin.isTTY) throw new ConfigError('-p needs a question: sylvan -p "your question", or pipe it on stdin.');
+        // --json alone means print mode too: name it, not a -p the user never typed.
+        const flag = config.json && !argv.some((argument) => argument === '-p' || argument === '--print') ? '--json' : '-p';
+        if (io.stdin.isTTY) throw new ConfigError(`${flag} needs a question (it answers one and exits): sylvan ${flag} "your question", or pipe it on stdin.`);
         prompt = (await readAll(io.stdin)).trim();
-        if (prompt === '') throw new ConfigError('-p got an empty question on stdin.');
+        if (prompt === '') throw new ConfigError(`${flag} got an empty question on stdin: sylvan ${flag} "your question", or pipe it in.`);
       }
       const resumed = await resolveResume(config, undefined, (line) => io.stderr.write(`${line}\n`));
       const controller = new AbortController();
@@ -161,6 +163,7 @@ export async function runCommandLine(argv: string[], io: CliIo): Promise<number>
       }
     }
 
+    assertResumable(config);
     const interactive = io.stdin.isTTY === true;
     const dim = chalkFor(io.stdout, io.env).dim;
     const customSummaries = commandSummaries(customCommands);

@@ -1,3 +1,4 @@
+import { argumentProblem } from './cli-help.ts';
 import { ConfigError } from './errors.ts';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -89,31 +90,7 @@ export type CacheMode = 'explicit' | 'implicit' | 'off';
 
 export { ConfigError };
 
-export const HELP = `Usage: sylvan [options]            chat in the terminal
-       sylvan -p "question"         answer one question and exit (or pipe it on stdin)
-
-Options:
-  -p, --print             one turn, answer on stdout, tool activity on stderr
-      --json              with -p: every event as one JSON line on stdout
-      --provider NAME     dashscope | openai | mock            (SYLVAN_PROVIDER)
-  -m, --model NAME        model id, e.g. qwen-plus-latest       (SYLVAN_MODEL)
-      --max-steps N       model requests per turn, default 10   (SYLVAN_MAX_STEPS)
-      --token-budget N    tokens per turn, default 500000       (SYLVAN_TOKEN_BUDGET)
-      --timeout SECONDS   limit for each model step, default 120 (SYLVAN_TIMEOUT)
-  -y, --yes               approve file writes without asking    (SYLVAN_YES=1)
-      --sandbox MODE      commands in a sandbox: auto | on | off (SYLVAN_SANDBOX)
-      --mode NAME         ask | auto-edit | plan, default ask   (SYLVAN_MODE)
-      --think, --no-think thinking on or off for hybrid Qwen3 models (SYLVAN_THINKING=on|off|auto)
-      --thinking-budget N most tokens to think before answering (SYLVAN_THINKING_BUDGET)
-  -c, --continue          resume the latest session of this folder
-  -r, --resume [ID]       pick a recent session, or open one by id
-  -h, --help              this help
-  -v, --version           the version
-
-Keys (environment or .env in this folder): DASHSCOPE_API_KEY, OPENAI_API_KEY (+ OPENAI_BASE_URL).
-Models: DASHSCOPE_MODEL or OPENAI_MODEL (after --model and SYLVAN_MODEL).
-A local server needs no key: OPENAI_BASE_URL=http://localhost:11434/v1 (Ollama).
-With no key Sylvan runs a built-in offline mock model.`;
+export { HELP } from './cli-help.ts';
 
 type Environment = Record<string, string | undefined>;
 
@@ -134,10 +111,16 @@ function readDotenv(cwd: string, notes: string[]): Environment {
 const configError = (message: string) => new ConfigError(message);
 
 /** A number from its flag or, failing that, its variable; the error names the one the user set. */
-function numberSetting(name: NumberSettingName, env: Environment, fallback: number, flag?: { value: string | undefined; name: string }): number {
+function numberSetting(name: NumberSettingName, sources: SettingsSources, fallback: number, flag?: { value: string | undefined; name: string }): number {
   return flag?.value !== undefined
     ? parseNumberSetting(name, flag.value, fallback, flag.name, configError)
-    : parseNumberSetting(name, env[name], fallback, name, configError);
+    : parseNumberSetting(name, sources.lookup(name)?.value, fallback, whereSet(name, sources), configError);
+}
+
+/** A variable's name, with the file it came from when that is not the environment (`.env`, settings). */
+function whereSet(name: string, sources: SettingsSources): string {
+  const layer = sources.lookup(name)?.layer;
+  return layer === undefined || layer.label === 'the environment' ? name : `${name} (in ${layer.label})`;
 }
 
 function httpUrl(raw: string, name: string): string {
@@ -228,9 +211,7 @@ export function loadConfig(
       },
     });
   } catch (error) {
-    // Node's text goes on about positionals after "--"; its first sentence is the useful part.
-    const first = (error as Error).message.split('\n')[0]?.split(/(?<=\.) /)[0] ?? 'Invalid arguments.';
-    throw new ConfigError(`${first} Run sylvan --help for the options.`);
+    throw new ConfigError(argumentProblem((error as Error).message));
   }
   const { values, positionals } = parsed;
   if (values.help) return { help: true };
@@ -317,12 +298,12 @@ export function loadConfig(
   sources.notes.push(...approval.notes);
   const cacheRaw = nonEmpty(env.SYLVAN_CACHE);
   if (cacheRaw !== undefined && cacheRaw !== 'explicit' && cacheRaw !== 'implicit' && cacheRaw !== 'off') {
-    throw new ConfigError(`SYLVAN_CACHE must be explicit, implicit or off, got "${cacheRaw}".`);
+    throw new ConfigError(`${whereSet('SYLVAN_CACHE', sources)} must be explicit, implicit or off, got "${cacheRaw}".`);
   }
 
   const weatherRaw = nonEmpty(env.SYLVAN_WEATHER);
   if (weatherRaw !== undefined && weatherRaw !== 'live' && weatherRaw !== 'sample') {
-    throw new ConfigError(`SYLVAN_WEATHER must be live or sample, got "${weatherRaw}".`);
+    throw new ConfigError(`${whereSet('SYLVAN_WEATHER', sources)} must be live or sample, got "${weatherRaw}".`);
   }
 
   return {
@@ -332,18 +313,18 @@ export function loadConfig(
     baseURL,
     keyVariable,
     baseUrlVariable,
-    maxSteps: numberSetting('SYLVAN_MAX_STEPS', env, 10, { value: values['max-steps'], name: '--max-steps' }),
-    tokenBudget: numberSetting('SYLVAN_TOKEN_BUDGET', env, 500_000, { value: values['token-budget'], name: '--token-budget' }),
-    timeoutSeconds: numberSetting('SYLVAN_TIMEOUT', env, 120, { value: values.timeout, name: '--timeout' }),
-    toolTimeoutSeconds: numberSetting('SYLVAN_TOOL_TIMEOUT', env, 60),
-    maxRetries: numberSetting('SYLVAN_MAX_RETRIES', env, 3),
+    maxSteps: numberSetting('SYLVAN_MAX_STEPS', sources, 10, { value: values['max-steps'], name: '--max-steps' }),
+    tokenBudget: numberSetting('SYLVAN_TOKEN_BUDGET', sources, 500_000, { value: values['token-budget'], name: '--token-budget' }),
+    timeoutSeconds: numberSetting('SYLVAN_TIMEOUT', sources, 120, { value: values.timeout, name: '--timeout' }),
+    toolTimeoutSeconds: numberSetting('SYLVAN_TOOL_TIMEOUT', sources, 60),
+    maxRetries: numberSetting('SYLVAN_MAX_RETRIES', sources, 3),
     yes: values.yes === true || sources.approvesEverything(truthy),
     approvalMode: approval.mode,
     weather: weatherRaw ?? (provider === 'mock' ? 'sample' : 'live'),
-    mockDelayMs: numberSetting('SYLVAN_MOCK_DELAY_MS', env, 15),
+    mockDelayMs: numberSetting('SYLVAN_MOCK_DELAY_MS', sources, 15),
     search: parseSearchConfig(env, provider, (message) => new ConfigError(message), environment),
     home: nonEmpty(env.SYLVAN_HOME) ?? join(homedir(), '.sylvan'),
-    contextTokens: numberSetting('SYLVAN_CONTEXT_TOKENS', env, contextWindowFor(model)),
+    contextTokens: numberSetting('SYLVAN_CONTEXT_TOKENS', sources, contextWindowFor(model)),
     debug: truthy(env.SYLVAN_DEBUG),
     secretPatterns: (env.SYLVAN_SECRET_PATTERNS ?? '')
       .split(',')
@@ -357,7 +338,7 @@ export function loadConfig(
     notes: [...fileNotes, ...sources.notes],
     secrets: knownSecrets(env, apiKey),
     settings,
-    mcpStartTimeoutSeconds: numberSetting('SYLVAN_MCP_START_TIMEOUT', env, 10),
+    mcpStartTimeoutSeconds: numberSetting('SYLVAN_MCP_START_TIMEOUT', sources, 10),
     thinking: parseThinkingOptions(values, env),
     sandbox: resolveSandboxSettings({
       flag: values.sandbox,

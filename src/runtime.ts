@@ -198,6 +198,8 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
   /** The live output of the user's own commands (`!command`), by call id; a model's calls report to the turn. */
   const userCommandProgress = new Map<string, (text: string) => void>();
   let userCommands = 0;
+  /** A custom command's `!` lines began a checkpoint turn: the message they lead to joins it (one turn in /rewind). */
+  let commandLinesBegan = false;
   const mcp = startRuntimeMcp(config, sandbox);
   // Every key Sylvan holds: the provider's and search keys, and the MCP servers' headers.
   const secrets = [...new Set([...(config.secrets ?? []), ...mcp.secrets])];
@@ -309,6 +311,11 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     session.appendUsage(result.usage);
     sessionUsage = addUsage(sessionUsage, result.usage);
     if (result.ok) {
+      // A short history summarised at length would grow: keep it (a tiny /compact said ≈ 29 → 49 tokens).
+      const [now, then] = [fitter.estimate(conversation.messages), fitter.estimate(result.messages)];
+      if (then >= now) {
+        return { ok: false, usage: result.usage, message: `The history (≈ ${now.toLocaleString('en-US')} tokens) is already shorter than a summary of it (≈ ${then.toLocaleString('en-US')}); it was left as it was.` };
+      }
       conversation.replace(result.messages);
       session.appendCompaction(result.messages);
     }
@@ -353,7 +360,8 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     await refreshTools();
     yield* mcpNotices();
     yield* sandboxNotice();
-    checkpoints.beginTurn(text, conversation.length);
+    checkpoints.beginMessageTurn(text, conversation.length, commandLinesBegan);
+    commandLinesBegan = false;
     // A command's own model serves this turn only; the provider, key and base URL stay the session's.
     const ownModel = request.model !== undefined && request.model !== modelName && config.provider !== 'mock' ? request.model : undefined;
     const answer = ownModel ? answerModelFor(ownModel) : models.answer;
@@ -443,7 +451,10 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     listModels: (signal) => listServerModels(config, signal),
     runTurn: (text, signal, approval, request = {}) => redactTurn(turn(text, signal, approval, request), secrets),
     async runCommandLine(command, { id, signal, checkpointLabel }) {
-      if (checkpointLabel !== undefined) checkpoints.beginTurn(checkpointLabel, conversation.length);
+      if (checkpointLabel !== undefined) {
+        checkpoints.beginTurn(checkpointLabel, conversation.length);
+        commandLinesBegan = true;
+      }
       // The loop's own way of running a call: the same limit, the same handling of an interrupt.
       const outcome = await executeToolCall(tools.run_command as Tool, { toolCallId: id, input: { command } }, {
         signal,
@@ -462,6 +473,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
       if (onProgress) userCommandProgress.set(toolCallId, onProgress);
       // A turn of its own for the checkpoints: /undo reverses what the command changed.
       checkpoints.beginTurn(`!${command}`, conversation.length);
+      commandLinesBegan = false;
       let result: { ok: true; output: string } | { ok: false; error: string };
       try {
         const run = builtInTools.run_command?.execute;
@@ -483,8 +495,11 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
           return describeWrite(config.cwd, request.input as WriteFileInput, { secretPatterns: config.secretPatterns });
         case 'edit_file':
           return describeEdit(config.cwd, request.input as EditFileInput, { secretPatterns: config.secretPatterns });
-        case 'run_command':
-          return describeCommand(config.cwd, request.input as RunCommandInput, fenceOf(sandbox));
+        case 'run_command': {
+          const described = describeCommand(config.cwd, request.input as RunCommandInput, fenceOf(sandbox));
+          const note = await checkpoints.noteBeforeCommand();
+          return note === undefined ? described : { ...described, preview: `${described.preview}\n${note}` };
+        }
         default:
           return { summary: formatCall(request.toolName, request.input), preview: '' };
       }

@@ -12,6 +12,8 @@ import { observe, type Observed } from './file-state.ts';
 import { restoreChanges, type ConflictResolver, type RestoreLine } from './restore.ts';
 import { isInGitWorkTree, ShadowRepository } from './shadow-repository.ts';
 
+const COMMANDS_NOT_UNDOABLE = "this folder is not in a git work tree, so what commands change cannot be undone; /undo covers Sylvan's own file edits";
+
 export interface SessionCheckpointsOptions {
   /** $SYLVAN_HOME. */
   home: string;
@@ -82,6 +84,21 @@ export class SessionCheckpoints {
     return this.notices.splice(0);
   }
 
+  /**
+   * The turn of a message whose command lines (a custom command's `!` lines) already began a turn
+   * named after the command: that turn takes the message, so /rewind lists one turn, not two.
+   * Any other message begins its own turn.
+   */
+  beginMessageTurn(text: string, messageCount: number, afterCommandLines: boolean): void {
+    const current = this.current;
+    if (afterCommandLines && current && current.messageCount === messageCount && current === this.turns.at(-1)) {
+      current.textHash = hashText(text);
+      this.enqueue(() => this.store.save());
+      return;
+    }
+    this.beginTurn(text, messageCount);
+  }
+
   /** Starts a turn: its changes are recorded under it. `messageCount` is the history's length before its message. */
   beginTurn(text: string, messageCount: number): void {
     const oneLine = redactSecrets(text, this.options.secrets ?? []).replace(/\s+/g, ' ').trim();
@@ -133,16 +150,30 @@ export class SessionCheckpoints {
   }
 
   /**
+   * Outside a git work tree, the line to show before a command runs (its approval, or a `!command`):
+   * what it changes cannot be undone. Said there, the notice after the command is not repeated.
+   */
+  async noteBeforeCommand(): Promise<string | undefined> {
+    if (await this.commandsUndoable()) return undefined;
+    this.commandsToldOnce = true;
+    return COMMANDS_NOT_UNDOABLE;
+  }
+
+  private commandsUndoable(): Promise<boolean> {
+    this.inGit ??= isInGitWorkTree(this.root);
+    return this.inGit;
+  }
+
+  /**
    * Takes a shadow snapshot before a command runs; the returned function takes another after it
    * and records every file that differs. Outside a git work tree it says once that commands
    * cannot be undone, and records nothing.
    */
   async beforeCommand(toolName: string): Promise<FinishRecording> {
-    this.inGit ??= isInGitWorkTree(this.root);
-    if (!(await this.inGit)) {
+    if (!(await this.commandsUndoable())) {
       if (!this.commandsToldOnce) {
         this.commandsToldOnce = true;
-        this.notices.push("(this folder is not in a git work tree, so what commands change cannot be undone; /undo covers Sylvan's own file edits)");
+        this.notices.push(`(${COMMANDS_NOT_UNDOABLE})`);
       }
       return async () => {};
     }

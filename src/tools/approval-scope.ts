@@ -30,7 +30,7 @@ const BUILT_IN_SCOPES: Record<string, (input: unknown) => ApprovalScope> = {
   write_file: () => ({ kind: 'write', key: 'write_file', alwaysLabel: 'this session' }),
   run_command: (input) => ({ kind: 'command', ...commandScope(input) }),
   edit_file: (input) => ({ kind: 'edit', ...editScope(input) }),
-  web_fetch: (input) => ({ kind: 'domain', key: `domain:${fetchDomainOf(input)}`, alwaysLabel: 'this domain' }),
+  web_fetch: (input) => ({ kind: 'domain', key: `domain:${fetchDomainOf(input)}`, alwaysLabel: `fetches from ${fetchDomainOf(input)} this session` }),
 };
 
 /**

@@ -21,6 +21,8 @@ export async function runUserCommand(line: string, state: ReplState, options: { 
   const command = line.replace(/^!/, '').trim();
   if (command === '') return printDim(state, BARE_BANG_HINT, 2);
   if (options.piped) return printDim(state, '!command runs only when typed at a terminal: this input is a pipe, so nothing was run.', 2);
+  const note = await state.runtime.checkpoints?.noteBeforeCommand();
+  if (note !== undefined) printDim(state, `(${note})`, 0);
   const startedAt = Date.now();
   const status = state.status(`$ ${sanitizeLine(command)}`);
   const result = await state

@@ -8,17 +8,17 @@ import { ScriptedReader } from '../../helpers/scripted-reader.ts';
 const fetchOf = (url: string): ApprovalRequest => ({ toolCallId: 'call-1', toolName: 'web_fetch', input: { url } });
 
 describe('approval of web_fetch, per domain', { timeout: 5_000 }, () => {
-  test('the scope is the host: kind domain, key domain:<host>, "always this domain"', () => {
-    assert.deepEqual(approvalScopeOf('web_fetch', { url: 'https://Example.com/a?b=1' }), { kind: 'domain', key: 'domain:example.com', alwaysLabel: 'this domain' });
+  test('the scope is the host: kind domain, key domain:<host>, "always" naming the host', () => {
+    assert.deepEqual(approvalScopeOf('web_fetch', { url: 'https://Example.com/a?b=1' }), { kind: 'domain', key: 'domain:example.com', alwaysLabel: 'fetches from example.com this session' });
     assert.equal(approvalScopeOf('web_search', { query: 'x' }), undefined, 'searching asks nothing: the query goes only to the configured backend');
   });
 
-  test('the REPL asks y / n / always this domain, and "always" covers that domain only', async () => {
+  test('the REPL asks y / n / always (naming the domain), and "always" covers that domain only', async () => {
     const reader = new ScriptedReader([{ kind: 'line', line: 'a' }]);
     const approval = new InteractiveApproval(reader, () => {}, async (request) => ({ summary: `web_fetch ${(request.input as { url: string }).url}`, preview: '' }), false, () => {});
     assert.equal(approval.decide('web_fetch', { url: 'https://example.com/one' }), 'ask');
     assert.deepEqual(await approval.ask(fetchOf('https://example.com/one')), { approved: true });
-    assert.match(reader.prompts[0] ?? '', /web_fetch https:\/\/example\.com\/one\? \[y\]es \/ \[n\]o \/ \[a\]lways this domain › $/);
+    assert.match(reader.prompts[0] ?? '', /web_fetch https:\/\/example\.com\/one\? \[y\]es \/ \[n\]o \/ \[a\]lways fetches from example\.com this session › $/);
     assert.equal(approval.decide('web_fetch', { url: 'https://example.com/two' }), 'allow');
     assert.equal(approval.decide('web_fetch', { url: 'https://other.example.org/' }), 'ask');
   });
