@@ -78,7 +78,7 @@ export interface Runtime {
    */
   runTurn(text: string, signal: AbortSignal, approval: ApprovalPolicy, options?: TurnRequest): AsyncGenerator<AgentEvent, StopReason>;
   /** What the user sees before approving a call: a summary line and a preview. */
-  describeCall(request: ApprovalRequest): Promise<{ summary: string; preview: string; previewFormat?: 'diff' }>;
+  describeCall(request: ApprovalRequest): Promise<{ summary: string; preview: string; previewFormat?: 'diff'; fullPreview?: string }>;
   /**
    * Runs a command the user typed (`!command`) through `run_command`'s own machinery — the sandbox,
    * the environment without credentials, the timeout, the bounded output, every held key scrubbed,

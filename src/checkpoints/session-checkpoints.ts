@@ -151,10 +151,12 @@ export class SessionCheckpoints {
 
   /**
    * Outside a git work tree, the line to show before a command runs (its approval, or a `!command`):
-   * what it changes cannot be undone. Said there, the notice after the command is not repeated.
+   * what it changes cannot be undone (`once`: unless said before). Said there, the notice after the
+   * command is not repeated.
    */
-  async noteBeforeCommand(): Promise<string | undefined> {
+  async noteBeforeCommand(options: { once?: boolean } = {}): Promise<string | undefined> {
     if (await this.commandsUndoable()) return undefined;
+    if (options.once && this.commandsToldOnce) return undefined;
     this.commandsToldOnce = true;
     return COMMANDS_NOT_UNDOABLE;
   }

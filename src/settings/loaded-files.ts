@@ -19,7 +19,7 @@ export function loadedFilesLine(config: Config, customCommands = 0): string | un
 }
 
 /** Sylvan's home as the user would type it: `~/.sylvan` under their home folder. */
-function shownHome(home: string): string {
+export function shownHome(home: string): string {
   const user = process.env.HOME || homedir();
   return user && home.startsWith(`${user}/`) ? `~${home.slice(user.length)}` : home;
 }

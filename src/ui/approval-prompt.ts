@@ -13,6 +13,8 @@ export interface CallDescription {
   summary: string;
   preview: string;
   previewFormat?: 'diff';
+  /** The whole of what `preview` shows part of (a new file's content): the menu offers to show it. */
+  fullPreview?: string;
 }
 
 /**
@@ -129,12 +131,13 @@ export class InteractiveApproval implements ApprovalPolicy {
       summary: sanitizeLine(described.summary),
       preview: sanitize(described.preview),
       ...(described.previewFormat && { previewFormat: described.previewFormat }),
+      ...(described.fullPreview !== undefined && { fullPreview: sanitize(described.fullPreview) }),
     };
     const scope = approvalScopeOf(request.toolName, request.input, this.extraScopes);
     await this.show(description);
     const withNetwork = this.network?.offered(request) === true;
     const answer = this.reader.choose
-      ? await this.chooseAnswer(description.summary, scope, withNetwork)
+      ? await this.chooseAnswer(description, scope, withNetwork)
       : await this.typedAnswer(description.summary, scope, withNetwork);
     switch (answer) {
       case 'yes':
@@ -158,11 +161,18 @@ export class InteractiveApproval implements ApprovalPolicy {
   }
 
   /** The one-key menu (a terminal). Esc is a plain no. */
-  private async chooseAnswer(summary: string, scope: ApprovalScope | undefined, withNetwork: boolean): Promise<ApprovalAnswer | 'interrupt' | 'eof'> {
+  private async chooseAnswer(description: CallDescription, scope: ApprovalScope | undefined, withNetwork: boolean): Promise<ApprovalAnswer | 'interrupt' | 'eof'> {
     const choices = approvalChoices(scope, { withNetwork });
-    const picked = await this.reader.choose!(`${summary}?`, choices);
+    const whole = description.fullPreview;
+    // What the preview left out can be read before answering: `v` shows it whole, then asks again.
+    const viewChoice = whole === undefined ? [] : [{ key: 'v', label: 'View it whole, then answer', answer: 'view' as const }];
+    const picked = await this.reader.choose!(`${description.summary}?`, [...choices, ...viewChoice]);
     if (picked.kind === 'escape') return 'no';
     if (picked.kind !== 'choice') return picked.kind;
+    if (picked.key === 'v' && whole !== undefined) {
+      await this.show({ summary: description.summary, preview: whole });
+      return this.chooseAnswer({ ...description, fullPreview: undefined }, scope, withNetwork);
+    }
     return choices.find((choice) => choice.key === picked.key)?.answer ?? 'no';
   }
 

@@ -333,7 +333,7 @@ export class LineEditor implements LineReader {
           break;
         case 'clear-screen':
           this.write('\x1b[H\x1b[2J\x1b[3J');
-          this.area.reset();
+          this.area.reset({ atTop: true });
           break;
         case 'up':
         case 'down':
