@@ -40,6 +40,7 @@ export const SPAWNING_FILES = {
   'test/hardening/files.test.ts': { seconds: 10, waitsFor: 'three 100 MB writers killed mid-write, 300 racing writes (CPU-bound, stopped at 15 s)' },
   'test/cli/modes-tmux.test.ts': { seconds: 10, waitsFor: '5 terminal (tmux) sessions cycling the approval modes' },
   'test/cli/first-session-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session against a loopback DashScope: Ctrl-L and typing, two approvals, /export, a !command in bubblewrap' },
+  'test/mcp/mcp-start-timeout-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session whose MCP server never answers within its 1 s start limit' },
   'test/cli/checkpoints.test.ts': { seconds: 10, waitsFor: '2 terminal sessions undoing and rewinding, one resumed with --continue' },
   'test/cli/sandbox.test.ts': { seconds: 10, waitsFor: '4 CLI runs, commands in bubblewrap' },
   'test/mcp/mcp-descendants.test.ts': { seconds: 10, waitsFor: "3 CLI runs whose MCP server's setsid grandchild must end with them, one killed with SIGKILL" },

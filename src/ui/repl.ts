@@ -7,7 +7,8 @@ import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
 import { runSlashCommand } from './slash-commands.ts';
 import { attachResources, resourceMentions } from './input/attach-resources.ts';
 import { formatPreview } from './preview-view.ts';
-import { sanitize } from './sanitize.ts';
+import { sanitize, sanitizeLine } from './sanitize.ts';
+import { wrapStyled } from './display-width.ts';
 import type { TerminalRenderer } from './terminal-renderer.ts';
 import { ToolCallLog, trackToolEvent } from './tool-calls.ts';
 import { contextFill } from './usage-report.ts';
@@ -76,6 +77,19 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   let mode: ApprovalMode = options.config.approvalMode;
   /** The last turn ran in plan mode: out of it, the row under the prompt says how to carry the plan out. */
   let planned = false;
+  /** Waiting for the user's message: no turn is writing, so a server's failure can be told at once. */
+  let atPrompt = false;
+  // A server that fails while the user types (a start that timed out) is told then, above the input,
+  // not with the next turn: the warnings that come during a turn stay for that turn's notices.
+  const showWarningsAtPrompt = (runtime: Runtime) => {
+    const interject = reader.interject?.bind(reader);
+    if (!interject) return;
+    runtime.mcp?.onWarnings?.(() => {
+      if (!atPrompt) return;
+      const width = output.columns ? output.columns - 1 : Number.POSITIVE_INFINITY;
+      interject(runtime.mcp!.takeWarnings().flatMap((warning) => wrapStyled(sanitizeLine(warning), width).map((row) => colour.dim(row))));
+    });
+  };
   // Read again at every prompt: a command the model ran may have switched the branch.
   const footer = () => modeFooter(mode, planned, gitBranch(options.config.cwd));
 
@@ -176,9 +190,13 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       onToggleOutput: promptOutputToggle(() => state?.lastToolCalls ?? [], colour, output),
     });
     // The SDK loads while the user types: nothing heavy happens before the prompt is drawn.
-    runtimePromise ??= options.loadRuntime();
-    runtimePromise.catch(() => {});
+    if (!runtimePromise) {
+      runtimePromise = options.loadRuntime();
+      runtimePromise.then((runtime) => showWarningsAtPrompt(runtime), () => {});
+    }
+    atPrompt = true;
     const result = await readPromise;
+    atPrompt = false;
 
     if (result.kind === 'eof') return 0;
     if (result.kind === 'interrupt') {

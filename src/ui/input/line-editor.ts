@@ -191,6 +191,18 @@ export class LineEditor implements LineReader {
     });
   }
 
+  /**
+   * Lines printed above the input while the user types (an MCP server that failed meanwhile), the
+   * input drawn again under them as it was.
+   */
+  interject(lines: readonly string[]): void {
+    if (this.closed || lines.length === 0) return;
+    const drawn = this.active !== undefined || this.choosing !== undefined || this.picking !== undefined;
+    if (drawn) this.area.erase();
+    this.write(lines.map((line) => `${line}\n`).join(''));
+    if (drawn) this.draw();
+  }
+
   /** A list narrowed as the user types (the session picker); see `LineReader.pick`. */
   pick(request: PickRequest): Promise<number | undefined> {
     if (this.closed) return Promise.resolve(undefined);
