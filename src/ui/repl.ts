@@ -8,7 +8,7 @@ import { runSlashCommand } from './slash-commands.ts';
 import { attachResources, resourceMentions } from './input/attach-resources.ts';
 import { formatPreview } from './preview-view.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
-import { wrapStyled } from './display-width.ts';
+import { wrapStyled, wrapToScreen } from './display-width.ts';
 import type { TerminalRenderer } from './terminal-renderer.ts';
 import { ToolCallLog, trackToolEvent } from './tool-calls.ts';
 import { contextFill } from './usage-report.ts';
@@ -67,7 +67,11 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   const { reader, output } = options;
   const now = options.now ?? Date.now;
   const colour = chalkFor(output);
-  const print = (line = '') => output.write(`${line}\n`);
+  // On a terminal, long lines break between words, not where the terminal's edge falls.
+  const print = (line = '') => {
+    const width = output.isTTY && output.columns ? output.columns - 1 : 0;
+    output.write(`${width > 0 ? line.split('\n').flatMap((row) => wrapToScreen(row, width)).join('\n') : line}\n`);
+  };
 
   let runtimePromise: Promise<Runtime> | undefined;
   let state: ReplState | undefined;

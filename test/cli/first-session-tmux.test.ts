@@ -103,4 +103,24 @@ describe('a first session in a terminal', { timeout: 120_000 }, () => {
     const hint = screen.slice(screen.lastIndexOf('Read-only file system')).replace(/\n +/g, ' ');
     assert.match(hint, /^Read-only file system Commands run in the sandbox: only the workspace is writable\. To write elsewhere, start Sylvan with --sandbox off \(\/sandbox tells more\)\.\n›$/m);
   });
+
+  test('at 60 columns the footer keeps both ends, the / menu says how many more it holds and ↓ scrolls it, /tools breaks between names', async () => {
+    const pane = await session();
+    await pane.resize(60);
+    await pane.keys('C-l');
+    const footer = await pane.expectScreen(/^ask mode · shift\+tab to switch$/m, 'the footer fitted to 60 columns');
+    assert.doesNotMatch(footer, /switc$/m);
+    pane.type('/');
+    const menu = await pane.expectScreen(/^ {2}… +\d+ more: ↑\/↓ scroll, or type to narrow/m, 'the / menu with its more row');
+    const first = menu.split('\n').find((row) => /^ {2}\/\w/.test(row));
+    pane.keys('Down');
+    const scrolled = await pane.expectScreen((screen) => /1 above, \d+ more/.test(screen), 'the menu scrolled by one');
+    assert.ok(first && !scrolled.includes(first), `the first command left the window:\n${scrolled}`);
+    pane.keys('C-u');
+    const tools = await say('/tools', /todo_write[\s\S]*^›$/m, 'the tool list');
+    const listed = tools.slice(tools.lastIndexOf('› /tools'));
+    for (const name of ['read_file', 'list_files', 'write_file', 'edit_file', 'run_command', 'todo_write']) {
+      assert.match(listed, new RegExp(`\\b${name}\\b`), `${name} split across rows:\n${listed}`);
+    }
+  });
 });

@@ -106,9 +106,10 @@ export class InputArea {
   }
 
   /** One row of a menu: a command or a file name, and what it does. */
-  suggestionRow(suggestion: Suggestion, withDescription = true): string {
+  suggestionRow(suggestion: Suggestion, withDescription = true, labelWidth = 12): string {
     const description = withDescription && suggestion.description ? `  ${this.dim(sanitizeLine(suggestion.description))}` : '';
-    return `  ${sanitizeLine(suggestion.label).padEnd(12)}${description}`;
+    const label = sanitizeLine(suggestion.label);
+    return `  ${label}${' '.repeat(Math.max(0, labelWidth - displayWidth(label)))}${description}`;
   }
 }
 
