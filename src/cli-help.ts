@@ -2,40 +2,44 @@
  * `sylvan --help`, grouped as the docs are (start, model and provider, approval and safety,
  * sessions, print mode). Each flag is said here once, with the variable that sets it too.
  */
-export const HELP = `Usage: sylvan [options]            chat in the terminal, about the folder you run it in
-       sylvan -p "question"         answer one question and exit (or pipe it on stdin)
+export const HELP = `Usage: sylvan [options]        chat in the terminal, about the folder it runs in
+       sylvan -p "question"    answer one question and exit (or pipe it in)
 
 Start:
   -h, --help               this help
   -v, --version            the version
 
 Model and provider:
-      --provider NAME      dashscope | openai | mock; default: the key found  (SYLVAN_PROVIDER)
-  -m, --model NAME         model id, e.g. qwen-plus-latest                    (SYLVAN_MODEL)
-      --think, --no-think  thinking on or off for hybrid Qwen3 models   (SYLVAN_THINKING=on|off|auto)
-      --thinking-budget N  most tokens to think before answering; turns thinking on
-                                                                     (SYLVAN_THINKING_BUDGET)
-      --max-steps N        model requests per turn, default 10                (SYLVAN_MAX_STEPS)
-      --token-budget N     tokens per turn, default 500000                    (SYLVAN_TOKEN_BUDGET)
-      --timeout SECONDS    limit for each model step, default 120             (SYLVAN_TIMEOUT)
+      --provider NAME      dashscope | openai | mock; default: by the key found
+  -m, --model NAME         model id, e.g. qwen-plus-latest
+      --think, --no-think  thinking on or off for hybrid Qwen3 models
+      --thinking-budget N  most tokens to think before answering (turns it on)
+      --max-steps N        model requests per turn, default 10
+      --token-budget N     tokens per turn, default 500000
+      --timeout SECONDS    limit for each model step, default 120
+  (or SYLVAN_PROVIDER, SYLVAN_MODEL, SYLVAN_THINKING=on|off|auto,
+   SYLVAN_THINKING_BUDGET, SYLVAN_MAX_STEPS, SYLVAN_TOKEN_BUDGET,
+   SYLVAN_TIMEOUT)
 
 Approval and safety:
-  -y, --yes                approve every tool call (file writes, commands, MCP tools)
-                           without asking                                     (SYLVAN_YES=1)
-      --mode NAME          ask | auto-edit | plan, default ask                (SYLVAN_MODE)
-      --sandbox MODE       commands in a sandbox: auto | on | off, default auto (SYLVAN_SANDBOX)
+  -y, --yes                approve every tool call (file writes, commands, MCP
+                           tools) without asking
+      --mode NAME          ask | auto-edit | plan, default ask
+      --sandbox MODE       commands in a sandbox: auto | on | off, default auto
+  (or SYLVAN_YES=1, SYLVAN_MODE, SYLVAN_SANDBOX)
 
 Sessions:
   -c, --continue           resume the latest session of this folder
   -r, --resume [ID]        pick a recent session, or open one by id
 
 Print mode:
-  -p, --print              one turn: the answer on stdout, tool activity on stderr
+  -p, --print              one turn: the answer on stdout, tool lines on stderr
       --json               every event as one JSON line on stdout (implies -p)
 
-Keys (environment or .env in this folder): DASHSCOPE_API_KEY, OPENAI_API_KEY (+ OPENAI_BASE_URL).
-Models: DASHSCOPE_MODEL or OPENAI_MODEL (after --model and SYLVAN_MODEL).
-A local server needs no key: OPENAI_BASE_URL=http://localhost:11434/v1 (Ollama).
+Keys (environment, or .env in this folder): DASHSCOPE_API_KEY, OPENAI_API_KEY
+(+ OPENAI_BASE_URL). Models: DASHSCOPE_MODEL or OPENAI_MODEL (after --model and
+SYLVAN_MODEL). A local server needs no key (Ollama):
+  OPENAI_BASE_URL=http://localhost:11434/v1
 With no key Sylvan runs a built-in offline mock model.`;
 
 /** What a flag that takes a value expects, for the line saying it was given none. */

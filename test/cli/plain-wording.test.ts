@@ -71,7 +71,8 @@ describe('plain wording on the first hour', CLI_TEST_TIMEOUT, () => {
     assert.equal(result.code, 0);
     const headings = lines(result.stdout).filter((line) => /^[A-Z][\w ]*:$/.test(line));
     assert.deepEqual(headings, ['Start:', 'Model and provider:', 'Approval and safety:', 'Sessions:', 'Print mode:']);
-    assert.match(result.stdout, /-y, --yes +approve every tool call \(file writes, commands, MCP tools\)/);
+    assert.match(result.stdout, /-y, --yes +approve every tool call \(file writes, commands, MCP\n +tools\) without asking/);
+    assert.ok(lines(result.stdout).every((line) => line.length <= 80), 'every line within 80 columns');
   });
 
   test('a bad value in .env is reported naming .env', async () => {
