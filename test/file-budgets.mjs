@@ -40,6 +40,7 @@ export const SPAWNING_FILES = {
   'test/hardening/files.test.ts': { seconds: 10, waitsFor: 'three 100 MB writers killed mid-write, 300 racing writes (CPU-bound, stopped at 15 s)' },
   'test/cli/modes-tmux.test.ts': { seconds: 10, waitsFor: '5 terminal (tmux) sessions cycling the approval modes' },
   'test/cli/checkpoints.test.ts': { seconds: 10, waitsFor: '2 terminal sessions undoing and rewinding, one resumed with --continue' },
+  'test/cli/undo-after-commands.test.ts': { seconds: 20, waitsFor: '2 terminal sessions of 10 and 9 turns: commands undone, a 21 MB file made, 16 parallel edits, a FIFO .gitignore, the shadow repository deleted and locked' },
   'test/cli/sandbox.test.ts': { seconds: 10, waitsFor: '4 CLI runs, commands in bubblewrap' },
   'test/mcp/mcp-descendants.test.ts': { seconds: 10, waitsFor: "3 CLI runs whose MCP server's setsid grandchild must end with them, one killed with SIGKILL" },
 };
@@ -63,6 +64,7 @@ export const IN_PROCESS_SECONDS = {
   'test/tools/files/search-files.test.ts': 2.5,
   'test/import-cycles.test.ts': 2.1,
   'test/checkpoints/checkpoints.test.ts': 1.7,
+  'test/checkpoints/checkpoint-limits.test.ts': 2.5,
   'test/providers/cache-markers.test.ts': 1.2,
   'test/tools/web/web-search.test.ts': 1.0,
   'test/providers/guarded-claims-streams.test.ts': 1.0,

@@ -102,8 +102,8 @@ export class SessionCheckpoints {
       snapshots: [],
     };
     this.store.index.turns.push(this.current);
-    this.enqueue(async () => {
-      await this.store.save();
+    void this.enqueue(async () => {
+      await this.saveOrTell();
       if (this.prunedOthers) return;
       this.prunedOthers = true;
       try {
@@ -205,7 +205,7 @@ export class SessionCheckpoints {
       const lines = await restoreChanges(turn.changes, 'undo', this.restoreContext(), resolve);
       turn.undone = true;
       this.store.index.redo = [...this.store.index.redo.filter((id) => id !== turn.id), turn.id];
-      await this.store.save();
+      await this.saveOrTell();
       return lines;
     });
   }
@@ -216,7 +216,7 @@ export class SessionCheckpoints {
       const lines = await restoreChanges(turn.changes, 'redo', this.restoreContext(), resolve);
       turn.undone = false;
       this.store.index.redo = this.store.index.redo.filter((id) => id !== turn.id);
-      await this.store.save();
+      await this.saveOrTell();
       return lines;
     });
   }
@@ -242,7 +242,7 @@ export class SessionCheckpoints {
       if (this.current && this.current.id >= turn.id) this.current = undefined;
       await this.shadow.drop(gone.flatMap((candidate) => candidate.snapshots));
       this.store.collectBlobs();
-      await this.store.save();
+      await this.saveOrTell();
     });
   }
 
@@ -306,6 +306,10 @@ export class SessionCheckpoints {
 
   private async keepWithinBoundsAndSave(): Promise<void> {
     await keepWithinBounds(this.store, this.shadow, this.bounds, (notice) => this.notices.push(notice));
+    await this.saveOrTell();
+  }
+
+  private async saveOrTell(): Promise<void> {
     await this.store.save().catch((error: Error) => {
       this.notices.push(`(the checkpoints could not be saved, so /undo works only until Sylvan exits: ${reasonOf(error)})`);
     });

@@ -81,8 +81,10 @@ export class ShadowRepository {
     for (const file of others) if (READ_BY_GIT.has(path.posix.basename(file))) this.assertPlainFile(file);
     const taken: SnapshotTaken = { commit: '', modes: new Map(), tooBig: new Map() };
     const paths: string[] = [];
+    const realFolders = new Map<string, boolean>();
     for (const file of new Set([...tracked, ...others])) {
-      if (this.excluded(file)) continue;
+      // A tracked path under a folder a command swapped for a link is gone from the workspace (and must not be read through the link).
+      if (this.excluded(file) || !this.underRealFolders(file, realFolders)) continue;
       const stats = lstatOrUndefined(path.join(this.workTree, file));
       // A nested repository or submodule shows as a folder: its own git keeps it. A deleted tracked file is absent from the snapshot.
       if (!stats || !(stats.isFile() || stats.isSymbolicLink())) continue;
@@ -197,6 +199,18 @@ export class ShadowRepository {
 
   private exists(): boolean {
     return existsSync(path.join(this.gitDir, 'HEAD'));
+  }
+
+  /** Whether every folder on the way to `relativePath` is a real folder, not a link; `known` caches the answers. */
+  private underRealFolders(relativePath: string, known: Map<string, boolean>): boolean {
+    const folder = path.posix.dirname(relativePath);
+    if (folder === '.') return true;
+    let real = known.get(folder);
+    if (real === undefined) {
+      real = this.underRealFolders(folder, known) && lstatOrUndefined(path.join(this.workTree, folder))?.isDirectory() === true;
+      known.set(folder, real);
+    }
+    return real;
   }
 
   private assertPlainFile(relativePath: string): void {
