@@ -136,10 +136,8 @@ export class SessionCheckpoints {
     return async () => {
       try {
         await this.enqueue(async () => {
-          const after = await this.keep(relativePath, observe(absolutePath, this.bounds.maxFileBytes)).catch((error: Error) => {
-            this.notices.push(`(the change to ${relativePath} could not be recorded, so /undo cannot reverse it: ${reasonOf(error)})`);
-            return undefined;
-          });
+          // Undo needs only the bytes from before; the change is recorded even when those after cannot be kept.
+          const after = await this.keep(relativePath, observe(absolutePath, this.bounds.maxFileBytes), 'after');
           if (before === undefined || after === undefined) return;
           if (sameFileState(before, after)) return;
           this.addChanges(turn, [{ path: relativePath, before, after, by: toolName }]);
@@ -267,15 +265,24 @@ export class SessionCheckpoints {
     this.store.index.redo = [];
   }
 
-  /** The state of a path as a checkpoint keeps it, its bytes stored; undefined (and told) when it cannot be kept. */
-  private async keep(relativePath: string, observing: Promise<Observed>): Promise<FileState | undefined> {
+  /**
+   * The state of a path as a checkpoint keeps it, its bytes stored; undefined (and told) when it is
+   * too big to keep. Throws when the bytes from before cannot be stored (a full disk): the change
+   * must not be made. The bytes after are worth keeping for /redo only: that failure is told.
+   */
+  private async keep(relativePath: string, observing: Promise<Observed>, side: 'before' | 'after' = 'before'): Promise<FileState | undefined> {
     const observed = await observing;
     switch (observed.kind) {
       case 'absent':
       case 'link':
         return observed;
       case 'file':
-        this.store.putBlob(observed.sha256, observed.bytes);
+        try {
+          this.store.putBlob(observed.sha256, observed.bytes);
+        } catch (error) {
+          if (side === 'before') throw error;
+          this.notices.push(`(the new bytes of ${relativePath} could not be kept, so /redo cannot make this change again after an /undo: ${reasonOf(error)})`);
+        }
         return { kind: 'file', mode: observed.mode, sha256: observed.sha256, size: observed.bytes.length, source: { in: 'blobs' } };
       case 'too-big':
         this.notices.push(`(${relativePath} is ${observed.size.toLocaleString('en-US')} bytes, over the checkpoint limit: this change cannot be undone)`);

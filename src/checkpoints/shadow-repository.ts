@@ -96,6 +96,8 @@ export class ShadowRepository {
       if (stats.isFile() && mode !== (stats.mode & 0o100 ? 0o755 : 0o644)) taken.modes.set(file, mode);
       paths.push(file);
     }
+    // Git opens every folder's .gitignore and .gitattributes on its way: none may be a FIFO or a device.
+    for (const [folder, real] of realFolders) if (real) for (const name of READ_BY_GIT) this.assertPlainFile(`${folder}/${name}`);
     const wanted = new Set(paths);
     const indexed = (await this.git(['ls-files', '-z'])).stdout.toString('utf8').split('\0').filter(Boolean);
     const stale = indexed.filter((file: string) => !wanted.has(file));
