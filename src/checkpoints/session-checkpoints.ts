@@ -238,7 +238,7 @@ export class SessionCheckpoints {
       index.turns = index.turns.filter((candidate) => candidate.id < turn.id);
       index.redo = index.redo.filter((id) => id < turn.id);
       if (this.current && this.current.id >= turn.id) this.current = undefined;
-      await this.shadow.drop(gone.flatMap((candidate) => candidate.snapshots));
+      await this.shadow.drop(gone.flatMap((candidate) => candidate.snapshots), { latest: true });
       this.store.collectBlobs();
       await this.saveOrTell();
     });

@@ -168,11 +168,16 @@ export class ShadowRepository {
     return found;
   }
 
-  /** Forgets the named snapshots and prunes what nothing keeps any more. */
-  async drop(names: readonly string[]): Promise<void> {
+  /**
+   * Forgets the named snapshots and prunes what nothing keeps any more. With `latest`, the newest
+   * snapshots are among them: the index (which keeps what it last added) is emptied first, so
+   * their files go too; the next snapshot hashes every file again.
+   */
+  async drop(names: readonly string[], options: { latest?: boolean } = {}): Promise<void> {
     if (names.length === 0 || !this.exists()) return;
     await (this.ready ??= this.initialise());
     for (const name of names) await this.git(['update-ref', '-d', `refs/sylvan/${name}`]).catch(() => {});
+    if (options.latest) rmSync(path.join(this.gitDir, 'index'), { force: true });
     await this.git(['prune', '--expire=now']).catch(() => {});
   }
 
