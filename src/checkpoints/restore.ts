@@ -1,4 +1,5 @@
 import { realpathSync } from 'node:fs';
+import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileChange, FileState } from './checkpoint-types.ts';
 import { observe, putBack, sameState, sha256, type Observed } from './file-state.ts';
@@ -43,6 +44,8 @@ export async function restoreChanges(
     const [expected, target] = sides(change, direction);
     try {
       const absolutePath = insideWorkspace(context.root, change.path);
+      // A folder whose files the restore took away (a link goes back in its place) holds only empty folders now.
+      if (target.kind === 'link') await removeIfOnlyEmptyFolders(absolutePath);
       const current = await observe(absolutePath, Number.MAX_SAFE_INTEGER);
       if (sameState(current, target)) {
         lines.push({ path: change.path, outcome: 'unchanged' });
@@ -64,6 +67,17 @@ export async function restoreChanges(
     }
   }
   return lines;
+}
+
+/** Removes `folder` when it holds nothing but empty folders (a link is not followed); anything else is left as it is. */
+async function removeIfOnlyEmptyFolders(folder: string): Promise<void> {
+  const onlyEmptyFolders = async (at: string): Promise<boolean> => {
+    const stats = await lstat(at).catch(() => undefined);
+    if (!stats?.isDirectory()) return false;
+    for (const entry of await readdir(at)) if (!(await onlyEmptyFolders(path.join(at, entry)))) return false;
+    return true;
+  };
+  if (await onlyEmptyFolders(folder)) await rm(folder, { recursive: true });
 }
 
 /** What a change left (expected on disk) and what a restore in `direction` puts back. */

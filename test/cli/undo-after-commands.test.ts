@@ -111,6 +111,14 @@ describe('/undo after commands tells the truth', { timeout: 180_000 }, () => {
     assert.equal(readFileSync(join(workspace, 'data', 'deep', 'two.txt'), 'utf8'), 'data two\n');
     assert.equal(readFileSync(join(outside, 'one.txt'), 'utf8'), 'outside, not to be touched\n');
     assert.deepEqual(readdirSync(outside), ['one.txt']);
+    // /redo empties the folder, then puts the link back; /undo once more brings the folder back.
+    const redoSwap = await say(terminal, '/redo', /Redoing turn[\s\S]*› /, 'the redo of the swap');
+    assert.doesNotMatch(redoSwap, /could not be restored/);
+    assert.equal(readlinkSync(join(workspace, 'data')), outside);
+    assert.deepEqual(readdirSync(outside), ['one.txt']);
+    assert.equal(readFileSync(join(outside, 'one.txt'), 'utf8'), 'outside, not to be touched\n');
+    await say(terminal, '/undo', UNDONE, 'the second undo of the swap');
+    assert.equal(readFileSync(join(workspace, 'data', 'deep', 'two.txt'), 'utf8'), 'data two\n');
 
     // 9: a file over 20 MB is not copied into the shadow repository, and the user is told.
     const big = await say(terminal, 'big', DONE, 'the command that makes a 21 MB file');
