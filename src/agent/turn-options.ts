@@ -42,8 +42,8 @@ export interface TurnOptions {
   stepTimeoutMs: number;
   /** Bounds each tool execution; a slow tool's result becomes an error the model reads. */
   toolTimeoutMs: number;
-  /** Per-tool limits that replace `toolTimeoutMs`, keyed `<toolName>Ms` (a command's own timeout may be longer). */
-  toolTimeoutOverrides?: Record<string, number>;
+  /** A tool's own limit where its spec declares one (a command's own timeout may be longer); else `toolTimeoutMs`. */
+  toolTimeoutOf?: (toolName: string) => number | undefined;
   maxRetries: number;
   /** The user's interrupt (Ctrl-C). */
   abortSignal: AbortSignal;

@@ -4,7 +4,7 @@ import type { LoadedCommands } from '../commands/custom-command.ts';
 import type { Config } from '../config.ts';
 import type { Runtime } from '../runtime.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
-import type { InteractiveApproval } from './approval-prompt.ts';
+import type { Approval } from '../approval/approval-policy.ts';
 import type { PickRequest } from './input/line-reader-contract.ts';
 import type { Output } from './render.ts';
 import type { ThinkingDisplay } from './terminal-renderer.ts';
@@ -22,7 +22,7 @@ export interface StatusLine {
 export interface ReplState {
   config: Config;
   runtime: Runtime;
-  approval: InteractiveApproval;
+  approval: Approval;
   /** The policy a turn uses now (the interactive one, or the piped REPL's that asks no one): a custom command's `!` lines follow it. */
   policy: ApprovalPolicy;
   /** The custom commands read at start (`.sylvan/commands/`, `$SYLVAN_HOME/commands/`). */
