@@ -17,9 +17,12 @@ export interface ApprovalDecision {
   reason?: string;
 }
 
-/** Who decides about tool calls that change things. The loop asks; the UI answers. */
+/**
+ * Who decides about tool calls: the loop asks before each call runs. `Approval`
+ * (`approval/approval-policy.ts`) is the one policy; front ends supply only how to ask.
+ */
 export interface ApprovalPolicy {
-  /** `ask` the user, `allow` without asking, or `deny` with a reason the model reads. */
+  /** `ask` the user, `allow` without asking, `deny` with a reason the model reads, or `not-needed` (nothing to approve). */
   decide(toolName: string, input: unknown): 'ask' | 'allow' | { deny: string } | 'not-needed';
   /** Asks the user; resolves with their answer. Must settle when `signal` aborts. */
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;

@@ -107,7 +107,6 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       config: options.config,
       runtime,
       approval,
-      policy: approval,
       customCommands: options.customCommands,
       ...(output.isTTY && { writeTerminal: (bytes: string) => output.write(bytes) }),
       interruptible: async (work) => {
@@ -256,7 +255,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     let turnUsage = emptyUsage();
     let stopReason: StopReason | undefined;
     try {
-      const policy = current.policy;
+      const policy = current.approval;
       const turnMode = mode;
       planned = turnMode === 'plan';
       const request = { mode: turnMode, images, ...(turnModel !== undefined && { model: turnModel }) };
