@@ -20,7 +20,7 @@ export interface NetworkChoice {
 const SAID_NO = 'The user said no to this call; nothing was changed. Ask them what they want instead.';
 
 /** A denial with the user's own words, which the model reads in the tool result. */
-export const saidNoBecause = (reason: string): string =>
+const saidNoBecause = (reason: string): string =>
   `The user said no to this call; nothing was changed. The user's reason: ${reason}`;
 
 export interface TerminalAskerOptions {

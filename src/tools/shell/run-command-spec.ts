@@ -1,9 +1,6 @@
 import type { ToolSpec } from '../tool-spec.ts';
 import { commandScope } from './command-scope.ts';
-
-export const MAX_TIMEOUT_SECONDS = 600;
-/** The loop's limit for this tool: above the longest timeout a call may ask for, so the command's own fires first. */
-export const RUN_COMMAND_LOOP_TIMEOUT_MS = (MAX_TIMEOUT_SECONDS + 15) * 1000;
+import { RUN_COMMAND_LOOP_TIMEOUT_MS } from './command-timeouts.ts';
 
 /** `run_command`: an "always" covers a command prefix (`npm test …`), never a compound line. */
 export const runCommandSpec: ToolSpec<'run_command'> = {

@@ -11,7 +11,7 @@ import type { NetworkGrants } from '../../sandbox/network-grants.ts';
 import { LatestLines } from './latest-lines.ts';
 import { formatCommandResult } from './command-result.ts';
 import { sanitizeLine } from '../../ui/sanitize.ts';
-import { MAX_TIMEOUT_SECONDS } from './run-command-spec.ts';
+import { MAX_TIMEOUT_SECONDS } from './command-timeouts.ts';
 
 export interface RunCommandInput {
   command: string;
