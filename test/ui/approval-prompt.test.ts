@@ -139,6 +139,30 @@ describe('InteractiveApproval.ask', () => {
     assert.equal(interrupts(), 1);
     assert.equal(approval.decide('write_file', {}), 'ask');
   });
+
+  test('interrupted while the preview is prepared: nothing is shown and nothing is asked, on a line reader or a menu', async () => {
+    for (const reader of [new ScriptedReader([]), new MenuReader([])]) {
+      const controller = new AbortController();
+      const shown: unknown[] = [];
+      const approval = new InteractiveApproval(
+        reader,
+        (lines) => shown.push(lines),
+        // A slow read of the file to preview: the user presses Ctrl-C before it is done.
+        async () => {
+          controller.abort();
+          return { summary: 'write_file hello.txt (1 line)', preview: '+ hi' };
+        },
+        false,
+        () => {},
+      );
+      // The turn has already ended; were the question asked now, the user's next message would answer it.
+      const decision = await approval.ask(writeRequest, controller.signal);
+      assert.equal(decision.approved, false);
+      assert.deepEqual(shown, [], 'no preview shown');
+      assert.deepEqual(reader.prompts, [], 'no question read');
+      if (reader instanceof MenuReader) assert.deepEqual(reader.menus, [], 'no menu shown');
+    }
+  });
 });
 
 /** A terminal reader: a one-key menu, scripted, then lines (the reason). */
