@@ -63,6 +63,20 @@ describe('nonInteractiveApproval', () => {
     }
   });
 
+  test('a key approved ahead matches exactly: domain:example.com does not approve example.com.evil.net', () => {
+    const policy = nonInteractiveApproval(false, undefined, ['domain:example.com', 'command:npm test']);
+    assert.equal(policy.decide('web_fetch', { url: 'https://example.com/page' }), 'allow');
+    assert.equal(policy.decide('run_command', { command: 'npm test' }), 'allow');
+    for (const [toolName, input] of [
+      ['web_fetch', { url: 'https://example.com.evil.net/page' }],
+      ['web_fetch', { url: 'https://example.co/page' }],
+      ['run_command', { command: 'npm test-publish' }],
+    ] as const) {
+      const decision = policy.decide(toolName, input);
+      assert.ok(typeof decision === 'object' && /needs the user's approval/.test(decision.deny), `${JSON.stringify(input)}: ${JSON.stringify(decision)}`);
+    }
+  });
+
   test('asking is answered with a denial', async () => {
     assert.equal((await nonInteractiveApproval(false).ask(writeRequest, signal)).approved, false);
   });
