@@ -66,7 +66,7 @@ describe('print mode approval', () => {
   });
 
   test('a key approved ahead matches exactly: domain:example.com does not approve example.com.evil.net', () => {
-    const policy = nonInteractiveApproval(false, undefined, ['domain:example.com', 'command:npm test']);
+    const policy = printApproval(false, { approvedAhead: ['domain:example.com', 'command:npm test'] });
     assert.equal(policy.decide('web_fetch', { url: 'https://example.com/page' }), 'allow');
     assert.equal(policy.decide('run_command', { command: 'npm test' }), 'allow');
     for (const [toolName, input] of [
@@ -160,17 +160,16 @@ describe('terminal approval.ask', () => {
     for (const reader of [new ScriptedReader([]), new MenuReader([])]) {
       const controller = new AbortController();
       const shown: unknown[] = [];
-      const approval = new InteractiveApproval(
+      const approval = terminalApproval({
         reader,
-        (lines) => shown.push(lines),
+        show: (lines) => shown.push(lines),
         // A slow read of the file to preview: the user presses Ctrl-C before it is done.
-        async () => {
+        describe: async () => {
           controller.abort();
           return { summary: 'write_file hello.txt (1 line)', preview: '+ hi' };
         },
-        false,
-        () => {},
-      );
+        onInterrupt: () => {},
+      });
       // The turn has already ended; were the question asked now, the user's next message would answer it.
       const decision = await approval.ask(writeRequest, controller.signal);
       assert.equal(decision.approved, false);
