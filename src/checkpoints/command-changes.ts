@@ -19,7 +19,7 @@ export async function changesBetween(shadow: ShadowRepository, before: SnapshotT
   const differences = await shadow.changes(before.commit, after.commit);
   const listed = new Set(differences.map((change) => change.path));
   // A chmod from 0600 to 0640 keeps git's mode (0644) and the same bytes: git sees no change.
-  const modeOnly = [...new Set([...before.modes.keys(), ...after.modes.keys()])].filter((path) => !listed.has(path));
+  const modeOnly = [...new Set([...before.modes.keys(), ...after.modes.keys()])].filter((path) => !listed.has(path) && before.modes.get(path) !== after.modes.get(path));
   if (modeOnly.length > 0) {
     const [was, now] = await Promise.all([shadow.entries(before.commit, modeOnly), shadow.entries(after.commit, modeOnly)]);
     for (const path of modeOnly) {
