@@ -60,3 +60,17 @@ test('every relative link in the README and docs/ reaches a page and a heading t
   assert.ok(checked > 50, `the pages have links: ${checked}`);
   assert.deepEqual(problems, []);
 });
+
+test('every file of the repository the README and docs/ name by its path exists', () => {
+  const missing: string[] = [];
+  let checked = 0;
+  for (const page of pages) {
+    const named = readFileSync(page, 'utf8').matchAll(/`((?:src|test|bin|scripts|bench)\/[\w./-]+)`/g);
+    for (const [, path = ''] of named) {
+      checked++;
+      if (!existsSync(join(projectRoot, path))) missing.push(`${relative(projectRoot, page)}: ${path}`);
+    }
+  }
+  assert.ok(checked > 50, `the pages name files: ${checked}`);
+  assert.deepEqual(missing, []);
+});
