@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
@@ -32,6 +32,10 @@ const runs = {
     { replies: [text('Hi.'), text(`Summary of the conversation so far: ${'the user greeted the assistant and the assistant answered briefly. '.repeat(8)}`)] },
     { key: KEY, stdin: 'hello\n/compact\n/sessions\n' },
   ),
+  exportOverwrite: (() => {
+    const cwd = inFolder({ 'kept.md': 'mine\n', 'replaced.md': 'mine\n' });
+    return startedInProcess({ cwd, stdin: 'hello\n/export kept.md\n\n/export replaced.md\ny\n' }).then((result) => ({ cwd, result }));
+  })(),
   customCommandRewind: startedInProcess({
     cwd: inFolder({ '.sylvan/commands/status.md': 'Where the work stands:\n!`echo from-the-shell`\nSay what to do next.' }),
     args: ['--yes'],
@@ -96,6 +100,14 @@ describe('plain wording on the first hour', CLI_TEST_TIMEOUT, () => {
     assert.doesNotMatch(result.stdout, /compacted: history/);
     assert.match(result.stdout, /The history \(≈ [\d,]+ tokens\) is already shorter than a summary of it \(≈ [\d,]+\); it was left as it was\./);
     assert.match(result.stdout, / 2 messages /);
+  });
+
+  test('/export through a pipe: an empty answer keeps the file, y replaces it', async () => {
+    const { cwd, result } = await runs.exportOverwrite;
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /kept\.md exists\. Overwrite it\? \[n\] No, keep it \/ \[y\] Yes, overwrite it › \n {2}Not exported\./);
+    assert.equal(readFileSync(join(cwd, 'kept.md'), 'utf8'), 'mine\n');
+    assert.match(readFileSync(join(cwd, 'replaced.md'), 'utf8'), /hello/);
   });
 
   test('/rewind lists a custom command with a `!` line as one turn, named as typed', async () => {
