@@ -22,8 +22,11 @@ export interface StdioOptions {
   env: Record<string, string>;
   cwd: string;
   stderr: StderrTail;
-  /** The server asked for the sandbox (`"sandbox": true` in its settings): it runs fenced like a command. */
-  sandbox?: { fence: CommandSandbox; network: boolean };
+  /**
+   * The session's sandbox. With `full` (the server's settings say `"sandbox": true`) it runs fenced
+   * like a command; otherwise in the server fence (`CommandSandbox.wrapServer`), unless `"sandbox": false`.
+   */
+  sandbox?: { fence: CommandSandbox; full: boolean; network: boolean };
 }
 
 /**
@@ -48,18 +51,20 @@ export class StdioTransport implements Transport {
     return this.child?.pid;
   }
 
-  start(): Promise<void> {
+  async start(): Promise<void> {
+    // The sandbox probe runs in the background from start-up: waited for, not redone here, blocking.
+    await this.options.sandbox?.fence.ready();
     return new Promise((resolve, reject) => {
       const env: Record<string, string> = {};
       for (const name of INHERITED) if (process.env[name] !== undefined) env[name] = process.env[name];
       const sandbox = this.options.sandbox;
       let invocation: { file: string; args: readonly string[]; env: Record<string, string> };
       try {
-        invocation = sandbox?.fence.wrap(this.options.command, this.options.args, { network: sandbox.network }) ?? {
-          file: this.options.command,
-          args: this.options.args,
-          env: {},
-        };
+        invocation = !sandbox
+          ? { file: this.options.command, args: this.options.args, env: {} }
+          : sandbox.full
+          ? sandbox.fence.wrap(this.options.command, this.options.args, { network: sandbox.network })
+          : sandbox.fence.wrapServer(this.options.command, this.options.args);
       } catch (error) {
         return reject(error);
       }

@@ -24,10 +24,13 @@ export interface HiddenPathsInput {
   /** $SYLVAN_HOME: sessions, input history, the user's settings. */
   sylvanHome: string;
   environment: NodeJS.ProcessEnv;
+  /** `sylvan`: only Sylvan's own folders (`$SYLVAN_HOME`, `~/.sylvan`), for an MCP server's lighter fence. */
+  only?: 'sylvan';
 }
 
 /** Every path to hide, as named (absolute), existing or not. */
 function candidatePaths(input: HiddenPathsInput): string[] {
+  if (input.only === 'sylvan') return [input.sylvanHome, ...(input.home ? [join(input.home, DEFAULT_SYLVAN_HOME)] : [])];
   const candidates = [input.sylvanHome, ...SYSTEM_SOCKETS];
   if (input.home) candidates.push(...[DEFAULT_SYLVAN_HOME, ...HOME_CREDENTIALS].map((name) => join(input.home!, name)));
   for (const name of ['XDG_CONFIG_HOME', 'XDG_RUNTIME_DIR', 'SSH_AUTH_SOCK', 'GNUPGHOME', 'DOCKER_CONFIG', 'KUBECONFIG'] as const) {
