@@ -1,15 +1,29 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { MessageLines, MessageTooLargeError } from './message-lines.ts';
 import type { StderrTail } from './stderr-tail.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
+import { executableOnPath } from '../sandbox/find-sandbox.ts';
 import { installExitHook } from '../tools/shell/process-group.ts';
 import { MARK_VARIABLE, newProcessMark, signalMarked } from '../tools/shell/process-marks.ts';
 
 /** What a server inherits from Sylvan's environment: enough to run, never an API key. */
 const INHERITED = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR', 'SystemRoot'];
+
+/** Whether `command` names a program that can be started: a path (from `cwd`) or a name on `path`. */
+function programExists(command: string, path: string | undefined, cwd: string): boolean {
+  if (!command.includes('/')) return executableOnPath(command, path) !== undefined;
+  try {
+    accessSync(resolve(cwd, command), constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The server broke the protocol (a message that is not JSON-RPC, or too large) and was ended: the connection is lost. */
 export class TransportFailure extends Error {
@@ -67,6 +81,11 @@ export class StdioTransport implements Transport {
           : sandbox.fence.wrapServer(this.options.command, this.options.args);
       } catch (error) {
         return reject(error);
+      }
+      // Started through the sandbox program, a missing command would show only as bwrap's exit: say it as Node would.
+      const childEnv = { ...env, ...this.options.env };
+      if (invocation.file !== this.options.command && !programExists(this.options.command, childEnv.PATH, this.options.cwd)) {
+        return reject(new Error(`command not found: ${this.options.command}`));
       }
       installExitHook();
       const child = spawn(invocation.file, invocation.args, {
