@@ -38,7 +38,7 @@ export const SPAWNING_FILES = {
   'test/mcp/mcp-bounds.test.ts': { seconds: 20, waitsFor: '5 CLI runs with a test MCP server flooding 11 MB and 50 MB messages or offering 10,011 tools' },
   'test/hardening/sylvan-home-from-folder.test.ts': { seconds: 10, waitsFor: '2 CLI runs under --yes: a folder whose .env names SYLVAN_HOME, and SYLVAN_HOME set elsewhere' },
   'test/hardening/home-folder-credentials.test.ts': { seconds: 10, waitsFor: '2 CLI runs in a home folder, under --yes and in auto-edit mode' },
-  'test/mcp/mcp-server-environment.test.ts': { seconds: 10, waitsFor: '2 print-mode runs, each starting a stdio MCP server that scans /proc' },
+  'test/mcp/server-ancestor-environ.test.ts': { seconds: 10, waitsFor: '2 print-mode runs, each starting a stdio MCP server that scans /proc' },
   'test/hardening/own-files.test.ts': { seconds: 15, waitsFor: '9 CLI runs reading FIFOs, devices and a 1 GB file' },
   'test/hardening/files.test.ts': { seconds: 10, waitsFor: 'three 100 MB writers killed mid-write, 300 racing writes (CPU-bound, stopped at 15 s)' },
   'test/cli/modes-tmux.test.ts': { seconds: 10, waitsFor: '5 terminal (tmux) sessions cycling the approval modes' },
