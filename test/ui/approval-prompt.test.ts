@@ -63,6 +63,20 @@ describe('nonInteractiveApproval', () => {
     }
   });
 
+  test('a key approved ahead matches exactly: domain:example.com does not approve example.com.evil.net', () => {
+    const policy = nonInteractiveApproval(false, undefined, ['domain:example.com', 'command:npm test']);
+    assert.equal(policy.decide('web_fetch', { url: 'https://example.com/page' }), 'allow');
+    assert.equal(policy.decide('run_command', { command: 'npm test' }), 'allow');
+    for (const [toolName, input] of [
+      ['web_fetch', { url: 'https://example.com.evil.net/page' }],
+      ['web_fetch', { url: 'https://example.co/page' }],
+      ['run_command', { command: 'npm test-publish' }],
+    ] as const) {
+      const decision = policy.decide(toolName, input);
+      assert.ok(typeof decision === 'object' && /needs the user's approval/.test(decision.deny), `${JSON.stringify(input)}: ${JSON.stringify(decision)}`);
+    }
+  });
+
   test('asking is answered with a denial', async () => {
     assert.equal((await nonInteractiveApproval(false).ask(writeRequest, signal)).approved, false);
   });
@@ -138,6 +152,30 @@ describe('InteractiveApproval.ask', () => {
     assert.match(decision.reason ?? '', /interrupted/);
     assert.equal(interrupts(), 1);
     assert.equal(approval.decide('write_file', {}), 'ask');
+  });
+
+  test('interrupted while the preview is prepared: nothing is shown and nothing is asked, on a line reader or a menu', async () => {
+    for (const reader of [new ScriptedReader([]), new MenuReader([])]) {
+      const controller = new AbortController();
+      const shown: unknown[] = [];
+      const approval = new InteractiveApproval(
+        reader,
+        (lines) => shown.push(lines),
+        // A slow read of the file to preview: the user presses Ctrl-C before it is done.
+        async () => {
+          controller.abort();
+          return { summary: 'write_file hello.txt (1 line)', preview: '+ hi' };
+        },
+        false,
+        () => {},
+      );
+      // The turn has already ended; were the question asked now, the user's next message would answer it.
+      const decision = await approval.ask(writeRequest, controller.signal);
+      assert.equal(decision.approved, false);
+      assert.deepEqual(shown, [], 'no preview shown');
+      assert.deepEqual(reader.prompts, [], 'no question read');
+      if (reader instanceof MenuReader) assert.deepEqual(reader.menus, [], 'no menu shown');
+    }
   });
 });
 
