@@ -21,7 +21,8 @@ export interface CallDescription {
  */
 export interface NetworkChoice {
   offered(request: ApprovalRequest): boolean;
-  grant(toolCallId: string): void;
+  /** Grants the network to this call: its id and its input (`NetworkGrants`). */
+  grant(request: ApprovalRequest): void;
 }
 
 /** The approval mode a policy follows, and the workspace auto-edit keeps edits inside. */
@@ -140,7 +141,7 @@ export class InteractiveApproval implements ApprovalPolicy {
       case 'yes':
         return { approved: true };
       case 'network':
-        this.network?.grant(request.toolCallId);
+        this.network?.grant(request);
         return { approved: true };
       case 'always':
         this.always.add(scope?.key ?? request.toolName);

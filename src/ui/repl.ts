@@ -94,7 +94,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       { mode: () => mode, workspaceRoot: options.config.cwd },
       runtime.networkGrants && {
         offered: (request) => request.toolName === 'run_command' && runtime.sandbox?.state.state === 'on' && !runtime.sandbox.state.network,
-        grant: (toolCallId) => runtime.networkGrants?.grant(toolCallId),
+        grant: (request) => runtime.networkGrants?.grant(request.toolCallId, request.input),
       },
     );
     state = {
@@ -268,6 +268,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       unsubscribe();
       stopToggling?.();
       turnController = undefined;
+      // A grant whose call never started (the turn was stopped first) must not reach a later call of the same id.
+      current.runtime.networkGrants?.clear();
     }
     if (quit) return 130;
     // What was queued during the turn follows an answer that completed; after a stop or a failure it is the user's to send again.

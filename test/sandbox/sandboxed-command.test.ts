@@ -81,8 +81,8 @@ describe('run_command in the bubblewrap sandbox', { skip, timeout: 60_000 }, () 
   test('"run with network" at the approval lets that one call reach the network, and only that one', async () => {
     const grants = new NetworkGrants();
     const run = runner(false, grants);
-    grants.grant('call-with-network');
     const connect = `exec 3<>/dev/tcp/127.0.0.1/${host.port} && head -1 <&3`;
+    grants.grant('call-with-network', { command: connect });
     assert.match(await run(connect, 'call-with-network'), /hello from the host/);
     assert.doesNotMatch(await run(connect, 'call-with-network'), /hello from the host/, 'the grant was used up');
   });

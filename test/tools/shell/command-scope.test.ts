@@ -164,7 +164,7 @@ describe('"run with network" at the approval', { timeout: 10_000 }, () => {
       undefined,
       [],
       undefined,
-      { offered: () => offer, grant: (toolCallId) => grants.push(toolCallId) },
+      { offered: () => offer, grant: (request) => grants.push(request.toolCallId) },
     );
     return { approval, reader };
   };
@@ -183,7 +183,7 @@ describe('"run with network" at the approval', { timeout: 10_000 }, () => {
     const reader = new ScriptedReader(typedLines('w', 'y'));
     const approval = new InteractiveApproval(reader, () => {}, async () => ({ summary: 'run_command ls', preview: '' }), false, () => {}, undefined, [], undefined, {
       offered: () => false,
-      grant: (toolCallId) => grants.push(toolCallId),
+      grant: (request) => grants.push(request.toolCallId),
     });
     assert.deepEqual(await approval.ask(command('ls')), { approved: true });
     assert.equal(reader.prompts.length, 2);
