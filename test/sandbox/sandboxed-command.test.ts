@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { probeSandbox } from '../../src/sandbox/availability.ts';
 import { CommandSandbox } from '../../src/sandbox/command-sandbox.ts';
@@ -61,6 +61,30 @@ describe('run_command in the bubblewrap sandbox', { skip, timeout: 60_000 }, () 
     assert.ok(!result.includes('PRIVATE-KEY-MATERIAL'), result);
     assert.ok(!result.includes('SYLVAN-HOME-CONTENT'), result);
     assert.match(result, /No such file or directory/);
+  });
+
+  test('run as root, it ends with no capabilities and cannot gain any', { skip: process.getuid?.() !== 0 && 'root only: a user\'s command has none to drop' }, async () => {
+    const result = await runner()('grep -E "^(Cap(Eff|Prm|Amb)|NoNewPrivs):" /proc/self/status');
+    for (const set of ['CapEff', 'CapPrm', 'CapAmb']) assert.match(result, new RegExp(`^${set}:\\s+0{16}$`, 'm'), result);
+    // The bounding set stays full as bubblewrap leaves it for root, but no program can regain from it: no setuid, no file capabilities.
+    assert.match(result, /^NoNewPrivs:\s+1$/m, result);
+  });
+
+  test('every credential folder and file under the home folder is hidden, not only ~/.ssh', async () => {
+    const folders = ['.aws', '.config/gh', '.gnupg', '.docker', '.kube', '.azure', '.gcloud', '.oci', '.terraform.d', '.password-store', '.local/share/keyrings', '.mozilla'];
+    const files = ['.netrc', '.npmrc', '.yarnrc', '.pypirc', '.git-credentials', '.pgpass', '.my.cnf', '.vault-token', '.boto', '.s3cfg', '.cargo/credentials.toml', '.m2/settings.xml', '.gradle/gradle.properties', '.bash_history', '.zsh_history', '.python_history', '.node_repl_history', '.psql_history', '.mysql_history'];
+    for (const folder of folders) {
+      mkdirSync(join(home, folder), { recursive: true });
+      writeFileSync(join(home, folder, 'credentials'), `SECRET-IN-${folder}\n`);
+    }
+    for (const file of files) {
+      mkdirSync(dirname(join(home, file)), { recursive: true });
+      writeFileSync(join(home, file), `SECRET-IN-${file}\n`);
+    }
+    const paths = [...folders.map((folder) => `~/${folder}/credentials`), ...files.map((file) => `~/${file}`)];
+    const result = await runner()(`cat ${paths.join(' ')} 2>/dev/null; echo ---end`);
+    assert.match(result, /---end/);
+    assert.doesNotMatch(result, /SECRET-IN-/, result);
   });
 
   test('it sees none of the host\'s processes: its parent is the sandbox, whose environment is its own', async () => {
