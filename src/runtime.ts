@@ -37,6 +37,7 @@ import { describeCommand, MAX_TIMEOUT_SECONDS, RUN_COMMAND_LOOP_TIMEOUT_MS, type
 import { formatCall } from './ui/render.ts';
 import { CommandSandbox } from './sandbox/command-sandbox.ts';
 import { findSandbox } from './sandbox/find-sandbox.ts';
+import { unavailableNotice } from './sandbox/describe-sandbox.ts';
 import { NetworkGrants } from './sandbox/network-grants.ts';
 import { withSecretsScrubbed } from './tools/with-secrets-scrubbed.ts';
 
@@ -258,7 +259,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     sandboxTold = true;
     const state = await sandbox.ready();
     if (state.state === 'unavailable' && findSandbox().available) {
-      yield { type: 'notice', message: `(commands run without a sandbox: ${state.reason}; /sandbox tells more)` };
+      yield { type: 'notice', message: unavailableNotice(state, config.sandbox?.source ?? 'the settings') };
     }
   }
   const newSession = () =>
