@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { probeSandbox } from '../../src/sandbox/availability.ts';
@@ -27,14 +28,14 @@ mkdirSync(workspace, { recursive: true });
 writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE-KEY-MATERIAL\n');
 writeFileSync(join(home, '.sylvan', 'settings.json'), '{"note": "SYLVAN-HOME-CONTENT"}\n');
 
-function runner(network = false, grants?: NetworkGrants) {
+function runner(network = false, grants?: NetworkGrants, root = workspace) {
   const sandbox = new CommandSandbox({
     settings: { mode: 'on', network, source: 'the test' },
-    workspaceRoot: workspace,
+    workspaceRoot: root,
     sylvanHome: join(home, '.sylvan'),
     environment: { ...process.env, HOME: home },
   });
-  const tool = createRunCommandTool({ workspaceRoot: workspace, graceMs: 500, sandbox, networkGrants: grants, environment: { PATH: process.env.PATH, HOME: home } });
+  const tool = createRunCommandTool({ workspaceRoot: root, graceMs: 500, sandbox, networkGrants: grants, environment: { PATH: process.env.PATH, HOME: home } });
   return (command: string, toolCallId = 'call-1', timeout_seconds?: number): Promise<string> =>
     (tool.execute as (input: unknown, options: unknown) => Promise<string>)({ command, timeout_seconds }, { toolCallId, messages: [] });
 }
@@ -85,6 +86,19 @@ describe('run_command in the bubblewrap sandbox', { skip, timeout: 60_000 }, () 
     const result = await runner()(`cat ${paths.join(' ')} 2>/dev/null; echo ---end`);
     assert.match(result, /---end/);
     assert.doesNotMatch(result, /SECRET-IN-/, result);
+  });
+
+  test('a repository whose git folder lies elsewhere in the workspace (git init --separate-git-dir): that folder and the .git file pointing at it stay as they are', async () => {
+    const separate = join(home, 'separate');
+    mkdirSync(separate);
+    execFileSync('git', ['init', '-q', '--separate-git-dir', join(separate, 'repository'), separate], { env: { PATH: process.env.PATH ?? '', HOME: home } });
+    const pointer = readFileSync(join(separate, '.git'), 'utf8');
+    const result = await runner(false, undefined, separate)(
+      'echo "touch pwned" > repository/hooks/pre-commit; echo "hook $?"; echo "gitdir: /elsewhere" > .git; echo "pointer $?"; mv repository moved; echo "move $?"',
+    );
+    assert.match(result, /hook [1-9]\npointer [1-9]\nmove [1-9]/, result);
+    assert.ok(!existsSync(join(separate, 'repository', 'hooks', 'pre-commit')));
+    assert.equal(readFileSync(join(separate, '.git'), 'utf8'), pointer);
   });
 
   test('it sees none of the host\'s processes: its parent is the sandbox, whose environment is its own', async () => {
