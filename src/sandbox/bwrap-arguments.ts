@@ -53,9 +53,9 @@ function keptUnderRun(): string[] {
 export function bwrapArguments(profile: FenceProfile): string[] {
   const inWorkspace = (path: string) => isInside(path, profile.workspaceRoot) && path !== profile.workspaceRoot;
   const installation = profile.readOnlyInTemporary ?? [];
-  // Sockets under the fresh /run and /tmp are gone already, but for those in Sylvan's installation.
+  // Sockets under the fresh /run and /tmp are gone already, but for those in the workspace or Sylvan's installation there.
   const sockets = (profile.sockets ?? []).filter(
-    (path) => !isInside(path, RUN) && (!isInside(path, '/tmp') || installation.some((folder) => isInside(path, folder))),
+    (path) => inWorkspace(path) || (!isInside(path, RUN) && (!isInside(path, '/tmp') || installation.some((folder) => isInside(path, folder)))),
   );
   const hidden = [...profile.hidden, ...sockets];
   const outside = hidden.filter((path) => !isInside(path, profile.workspaceRoot) && !isInside(path, RUN));

@@ -104,7 +104,9 @@ describe('host services on Unix sockets', { skip: needsBwrap, timeout: 120_000 }
   const root = mkdtempSync(join('/var/tmp', 'sylvan-sockets-'));
   const runtime = join(root, 'runtime');
   const run = `/run/sylvan-test-${process.pid}.sock`;
-  const sockets = [join(root, 'service.sock'), join(runtime, 'bus'), ...(process.getuid?.() === 0 ? [run] : [])];
+  // A service the user runs from the workspace itself (a dev server's socket) is the host's too.
+  const workspace = tempWorkspace();
+  const sockets = [join(root, 'service.sock'), join(runtime, 'bus'), join(workspace, 'app.sock'), ...(process.getuid?.() === 0 ? [run] : [])];
   const servers: Server[] = [];
   before(async () => {
     mkdirSync(runtime, { mode: 0o700 });
@@ -116,14 +118,14 @@ describe('host services on Unix sockets', { skip: needsBwrap, timeout: 120_000 }
     rmSync(run, { force: true });
   });
 
-  test('a command with no network grant reaches none: under /run, the host\'s /var/tmp, $XDG_RUNTIME_DIR', async () => {
+  test('a command with no network grant reaches none: under /run, the host\'s /var/tmp, $XDG_RUNTIME_DIR, the workspace', async () => {
     const probe = `for (const p of ${JSON.stringify(sockets)}) await new Promise((r) => require("net").connect(p).on("data", (d) => { console.log(p, String(d).trim()); r(); }).on("error", (e) => { console.log(p, e.code); r(); }))`;
     const command = `${process.execPath} -e '(async () => { ${probe} })()'; echo ---end`;
     // The test proves nothing where the services cannot be reached from here.
     for (const path of sockets) chmodSync(path, 0o777);
     const { server, result } = await cliAgainstServer(
       { replies: [toolCalls([{ id: 'call_sockets', name: 'run_command', arguments: { command } }]), text('done.')] },
-      { key: KEY, args: ['-p', '--yes', 'go'], env: { XDG_RUNTIME_DIR: runtime } },
+      { cwd: workspace, key: KEY, args: ['-p', '--yes', 'go'], env: { XDG_RUNTIME_DIR: runtime } },
     );
     assert.equal(result.code, 0, result.stderr);
     const output = toolResultText(requestAt(server, 1), 'call_sockets');
