@@ -76,7 +76,7 @@ function fail(error: unknown, debug: boolean, stderr: CliIo['stderr']): number {
 async function loadRuntime(config: Config, resumed: ResumedSession | undefined) {
   // The provider package loads beside the runtime, not after it: this is on the way to the first request.
   const [{ createRuntime }, modelFactory] = await Promise.all([
-    import('./runtime.ts'),
+    import('./runtime/create-runtime.ts'),
     import('./providers/load-model-factory.ts').then(({ loadModelFactory }) => loadModelFactory(config)),
   ]);
   return createRuntime(config, { resumed, modelFactory });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { AgentEvent } from '../src/agent/events.ts';
 import { loadConfig, type Config } from '../src/config.ts';
-import { createRuntime, type Runtime } from '../src/runtime.ts';
+import { createRuntime, type Runtime } from '../src/runtime/create-runtime.ts';
 import { nonInteractiveApproval } from '../src/ui/approval-prompt.ts';
 import { tempFolder } from './helpers/children.ts';
 import { contentText } from './helpers/chat-requests.ts';

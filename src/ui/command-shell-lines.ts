@@ -1,5 +1,5 @@
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
-import type { Runtime } from '../runtime.ts';
+import type { Runtime } from '../runtime/create-runtime.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import { sanitizeLine } from './sanitize.ts';
 

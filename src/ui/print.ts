@@ -1,6 +1,6 @@
 import { exitCodeFor } from '../agent/events.ts';
 import type { Config } from '../config.ts';
-import type { Runtime } from '../runtime.ts';
+import type { Runtime } from '../runtime/create-runtime.ts';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import { nonInteractiveApproval } from './approval-prompt.ts';

@@ -2,7 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { LoadedCommands } from '../commands/custom-command.ts';
 import type { Config } from '../config.ts';
-import type { Runtime } from '../runtime.ts';
+import type { Runtime } from '../runtime/create-runtime.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import type { InteractiveApproval } from './approval-prompt.ts';
 import type { PickRequest } from './input/line-reader-contract.ts';

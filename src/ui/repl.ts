@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { emptyUsage, type StopReason } from '../agent/events.ts';
-import type { Runtime, TurnRequest } from '../runtime.ts';
+import type { Runtime, TurnRequest } from '../runtime/create-runtime.ts';
 import { InteractiveApproval, pipedReplApproval } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';

@@ -8,7 +8,7 @@ import { streamText } from 'ai';
 import { tokenUsageOf } from '../../src/agent/token-usage.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { CacheMarkerPlanner, MAX_CACHE_MARKERS } from '../../src/providers/cache-markers.ts';
-import { createRuntime } from '../../src/runtime.ts';
+import { createRuntime } from '../../src/runtime/create-runtime.ts';
 import { DashScopeCache, EXPLICIT_VALIDITY_MS } from '../helpers/dashscope-cache.ts';
 import { startDashScopeServer, text, toolCalls, type ChatMessage, type DashScopeServer, type RecordedRequest } from '../helpers/dashscope-server.ts';
 import { loadModelFactory } from '../../src/providers/load-model-factory.ts';

@@ -9,7 +9,7 @@ import { redactSecrets } from '../../src/agent/redact-secrets.ts';
 import type { ApprovalPolicy, ApprovalRequest } from '../../src/agent/turn-options.ts';
 import type { CustomCommand } from '../../src/commands/custom-command.ts';
 import type { Config } from '../../src/config.ts';
-import type { Runtime } from '../../src/runtime.ts';
+import type { Runtime } from '../../src/runtime/create-runtime.ts';
 import { nonInteractiveApproval } from '../../src/ui/approval-prompt.ts';
 import { shellLineRunner, type ShellLineContext } from '../../src/ui/command-shell-lines.ts';
 import { copyCommand, lastAnswer, MAX_COPY_BYTES, osc52 } from '../../src/ui/copy-command.ts';

@@ -10,7 +10,7 @@ import type { ServerSummary } from '../../src/mcp/mcp-hub.ts';
 import type { McpPrompt } from '../../src/mcp/prompt-list.ts';
 import type { McpResource } from '../../src/mcp/resource-list.ts';
 import type { RuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
-import type { Runtime } from '../../src/runtime.ts';
+import type { Runtime } from '../../src/runtime/create-runtime.ts';
 import { createCompleter } from '../../src/ui/input/completion.ts';
 import { mcpPromptCommands, mcpResources } from '../../src/ui/input/mcp-completion.ts';
 import type { ReadResult } from '../../src/ui/line-reader.ts';

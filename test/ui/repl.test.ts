@@ -9,7 +9,7 @@ import { Conversation } from '../../src/agent/conversation.ts';
 import { emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from '../../src/agent/events.ts';
 import type { ApprovalPolicy } from '../../src/agent/turn-options.ts';
 import type { Config } from '../../src/config.ts';
-import type { Runtime } from '../../src/runtime.ts';
+import type { Runtime } from '../../src/runtime/create-runtime.ts';
 import type { RuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
 import { TodoList } from '../../src/tools/todo/todo-list.ts';
 import type { LineReader, ReadResult } from '../../src/ui/line-reader.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import type { ModelMessage } from 'ai';
 import { loadConfig, type Config } from '../../src/config.ts';
-import type { ResumedHistory, Runtime } from '../../src/runtime.ts';
+import type { ResumedHistory, Runtime } from '../../src/runtime/create-runtime.ts';
 import { createSession } from '../../src/session/store.ts';
 import type { ReplState } from '../../src/ui/repl-state.ts';
 import { resumeCommand } from '../../src/ui/resume-command.ts';
