@@ -156,7 +156,7 @@ export async function runCommandLine(argv: string[], io: CliIo): Promise<number>
         });
       } finally {
         runtime.close();
-        await runtime.mcp?.close();
+        await runtime.mcp.close();
         stopListening();
       }
     }

@@ -2,7 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { LoadedCommands } from '../commands/custom-command.ts';
 import type { Config } from '../config.ts';
-import type { Runtime } from '../runtime/create-runtime.ts';
+import type { Runtime } from '../runtime/runtime.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import type { InteractiveApproval } from './approval-prompt.ts';
 import type { PickRequest } from './input/line-reader-contract.ts';
@@ -17,6 +17,9 @@ export interface StatusLine {
   (): void;
   progress(text: string): void;
 }
+
+/** The REPL state a command reads, with only the part of the runtime it uses (so a test gives just that). */
+export type CommandState<R> = Omit<ReplState, 'runtime'> & { runtime: R };
 
 /** State the slash commands can read and change. */
 export interface ReplState {

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { emptyUsage, type StopReason } from '../agent/events.ts';
-import type { Runtime, TurnRequest } from '../runtime/create-runtime.ts';
+import type { Runtime, TurnRequest } from '../runtime/runtime.ts';
 import { InteractiveApproval, pipedReplApproval } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
@@ -239,7 +239,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
           typeAhead: reader.typeAhead,
           expandable: reader.onToggleOutput !== undefined,
           earlierCalls: current.lastToolCalls,
-          saveOutput: current.runtime.saveToolOutput && ((record, text) => current.runtime.saveToolOutput!(record, text)),
+          saveOutput: (record, text) => current.runtime.saveToolOutput(record, text),
         })
       : undefined;
     const stopToggling = reader.onToggleOutput?.(() => live?.toggleExpanded());
@@ -285,7 +285,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
  */
 async function attachToMessage(line: string, state: ReplState): Promise<{ text: string; images: NonNullable<TurnRequest['images']> } | undefined> {
   const { config, runtime, colour } = state;
-  const mentions = runtime.mcp ? resourceMentions(line, runtime.mcp.serverNames) : [];
+  const mentions = resourceMentions(line, runtime.mcp.serverNames);
   const resources =
     mentions.length > 0 && runtime.mcp
       ? await attachResources(mentions, runtime.mcp, (config.mcpStartTimeoutSeconds ?? 10) * 1000)
