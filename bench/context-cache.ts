@@ -5,7 +5,7 @@ import { streamText, type ModelMessage, type ToolSet } from 'ai';
 import { ContextFitter, type Eviction } from '../src/agent/context-fitter.ts';
 import { buildInstructions } from '../src/agent/instructions.ts';
 import { tokenUsageOf } from '../src/agent/token-usage.ts';
-import { loadConfig, type CacheMode } from '../src/config.ts';
+import { loadConfig, type CacheMode } from '../src/config/load-config.ts';
 import { DASHSCOPE_CACHE_RATES } from '../src/providers/model-catalogue.ts';
 import { createTools } from '../src/tools/index.ts';
 import { DashScopeCache } from '../test/helpers/dashscope-cache.ts';

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, HELP, loadConfig, type Config } from './config.ts';
+import { ConfigError, HELP, loadConfig, type Config } from './config/load-config.ts';
 import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createTerminalReader } from './ui/line-reader.ts';
 import { prepareHome } from './session/session-home.ts';
 import { resolveResume, type Replay, type ResumedSession } from './ui/resume.ts';
-import { loadedFilesLine } from './settings/loaded-files.ts';
+import { loadedFilesLine } from './config/settings/loaded-files.ts';
 import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
 import { bannerLine, bannerLines } from './ui/banner.ts';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { AgentEvent } from '../src/agent/events.ts';
-import { loadConfig, type Config } from '../src/config.ts';
+import { loadConfig, type Config } from '../src/config/load-config.ts';
 import { createRuntime } from '../src/runtime/create-runtime.ts';
 import type { Runtime } from '../src/runtime/runtime.ts';
 import { nonInteractiveApproval } from '../src/ui/approval-prompt.ts';

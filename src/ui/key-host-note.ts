@@ -1,4 +1,4 @@
-import { DASHSCOPE_BASE_URL, OPENAI_BASE_URL, type Config } from '../config.ts';
+import { DASHSCOPE_BASE_URL, OPENAI_BASE_URL, type Config } from '../config/load-config.ts';
 import { sanitizeLine } from './sanitize.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { ModelMessage } from 'ai';
 import { isCompactionSummary } from '../agent/context-window.ts';
 import type { TokenUsage } from '../agent/events.ts';
 import type { TodoItem } from '../tools/todo/todo-list.ts';
-import { ConfigError, type Config } from '../config.ts';
+import { ConfigError, type Config } from '../config/load-config.ts';
 import { latestSession, loadSession, openSessionForAppend, SessionLockedError, sessionsUnavailable, type SessionWriter } from '../session/store.ts';
 import type { LineReader } from './line-reader.ts';
 import { sanitizeLine } from './sanitize.ts';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Conversation } from '../../src/agent/conversation.ts';
 import { emptyUsage } from '../../src/agent/events.ts';
 import { SessionCheckpoints } from '../../src/checkpoints/session-checkpoints.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config/load-config.ts';
 import { startRuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
 import type { Runtime } from '../../src/runtime/runtime.ts';
 import { CommandSandbox } from '../../src/sandbox/command-sandbox.ts';

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { LanguageModelV4Message } from '@ai-sdk/provider';
 import { streamText } from 'ai';
 import { tokenUsageOf } from '../../src/agent/token-usage.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config/load-config.ts';
 import { CacheMarkerPlanner, MAX_CACHE_MARKERS } from '../../src/providers/cache-markers.ts';
 import { createRuntime } from '../../src/runtime/create-runtime.ts';
 import { DashScopeCache, EXPLICIT_VALIDITY_MS } from '../helpers/dashscope-cache.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { streamText } from 'ai';
 import { describeModelError } from '../../src/agent/describe-error.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config/load-config.ts';
 import { providerContext } from '../../src/providers/create-model.ts';
 import { classifyProblem, problemLine } from '../../src/providers/provider-errors.ts';
 import { startDashScopeServer, text, type DashScopeServer, type Reply } from '../helpers/dashscope-server.ts';

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { ConfigError, loadConfig, type Config } from '../../src/config.ts';
+import { ConfigError, loadConfig, type Config } from '../../src/config/load-config.ts';
 
 let cwd: string;
 let home: string;

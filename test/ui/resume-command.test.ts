@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import type { ModelMessage } from 'ai';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config/load-config.ts';
 import { Conversation } from '../../src/agent/conversation.ts';
 import type { ResumedHistory, SessionControl } from '../../src/runtime/runtime.ts';
 import { createSession } from '../../src/session/store.ts';

@@ -1,19 +1,19 @@
-import { ConfigError } from './errors.ts';
+import { ConfigError } from '../errors.ts';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { contextWindowFor } from './providers/model-catalogue.ts';
-import { parseThinkingOptions, type ThinkingSetting } from './providers/thinking.ts';
+import { contextWindowFor } from '../providers/model-catalogue.ts';
+import { parseThinkingOptions, type ThinkingSetting } from '../providers/thinking.ts';
 import { parseNumberSetting, type NumberSettingName } from './settings/number-settings.ts';
 import { SettingsSources } from './settings/sources.ts';
-import { readWholeSmallFile } from './files/bounded-file.ts';
+import { readWholeSmallFile } from '../files/bounded-file.ts';
 import { loadSettings, type LoadedSettings } from './settings/load-settings.ts';
-import { parseSearchConfig, type SearchConfig } from './tools/web/web-config.ts';
-import { isCredentialName, urlPassword } from './sandbox/credential-variables.ts';
-import { resolveSandboxSettings, type SandboxSettings } from './sandbox/sandbox-settings.ts';
+import { parseSearchConfig, type SearchConfig } from '../tools/web/web-config.ts';
+import { isCredentialName, urlPassword } from '../sandbox/credential-variables.ts';
+import { resolveSandboxSettings, type SandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { resolveApprovalMode } from './settings/approval-mode-setting.ts';
-import type { ApprovalMode } from './tools/approval-mode.ts';
+import type { ApprovalMode } from '../tools/approval-mode.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
 
@@ -68,7 +68,7 @@ export interface Config {
   notes?: string[];
   /** Every key Sylvan knows of (the key in use, *_API_KEY and *_TOKEN values): scrubbed from error text and sessions. */
   secrets?: string[];
-  /** The settings files read (src/settings/); `permissions` and `mcpServers` are checked after the prompt. */
+  /** The settings files read (src/config/settings/); `permissions` and `mcpServers` are checked after the prompt. */
   settings?: LoadedSettings;
   /** Seconds a configured MCP server may take to start; print mode waits at most this long for them. */
   mcpStartTimeoutSeconds?: number;
