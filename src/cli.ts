@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, HELP, loadConfig, type Config } from './config/load-config.ts';
+import { ConfigError } from './errors.ts';
+import { HELP } from './config/flags.ts';
+import { loadConfig } from './config/load-config.ts';
+import type { Config } from './config/config.ts';
 import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createTerminalReader } from './ui/line-reader.ts';
 import { prepareHome } from './session/session-home.ts';

@@ -1,5 +1,5 @@
 import type { ToolSet } from 'ai';
-import type { Config } from '../config/load-config.ts';
+import type { Config } from '../config/config.ts';
 import { redactSecrets } from '../agent/redact-secrets.ts';
 import { checkSettings } from '../config/settings/check-settings.ts';
 import type { ApprovalScopeResolver } from '../tools/approval-scope.ts';

@@ -1,5 +1,5 @@
 import type { ApprovalRequest } from '../agent/turn-options.ts';
-import type { Config } from '../config/load-config.ts';
+import type { Config } from '../config/config.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
 import { describeEdit, type EditFileInput } from '../tools/files/edit-file.ts';
 import { describeWrite, type WriteFileInput } from '../tools/files/write-file.ts';

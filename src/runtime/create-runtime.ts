@@ -1,5 +1,5 @@
 import type { Tool } from 'ai';
-import type { Config } from '../config/load-config.ts';
+import type { Config } from '../config/config.ts';
 import { Conversation } from '../agent/conversation.ts';
 import { instructionsSection, loadInstructionFiles } from '../agent/project-instructions.ts';
 import { redactSecrets } from '../agent/redact-secrets.ts';

@@ -1,6 +1,6 @@
 import { addUsage, emptyUsage, type TokenUsage } from '../agent/events.ts';
 import { SessionCheckpoints } from '../checkpoints/session-checkpoints.ts';
-import type { Config } from '../config/load-config.ts';
+import type { Config } from '../config/config.ts';
 import { readGitBranch } from '../session/git-branch.ts';
 import { createSession, type SessionWriter } from '../session/store.ts';
 import type { ResumedHistory } from './runtime.ts';

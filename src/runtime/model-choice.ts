@@ -1,6 +1,6 @@
 import type { LanguageModel } from 'ai';
 import { guardDeepToolInput } from '../agent/deep-input-guard.ts';
-import type { Config } from '../config/load-config.ts';
+import type { Config } from '../config/config.ts';
 import type { ProviderContext } from '../agent/describe-error.ts';
 import { providerContext } from '../providers/create-model.ts';
 import type { SearchSourceLog } from '../providers/dashscope-search.ts';

@@ -7,7 +7,7 @@ import { userContent, withoutImages } from '../agent/image-parts.ts';
 import { redactTurn } from '../agent/redact-secrets.ts';
 import type { ToolProgressChannel } from '../agent/tool-progress-channel.ts';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
-import type { Config } from '../config/load-config.ts';
+import type { Config } from '../config/config.ts';
 import { withSearchSources, type SearchSourceLog } from '../providers/dashscope-search.ts';
 import { acceptsImages } from '../providers/model-catalogue.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';

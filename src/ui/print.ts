@@ -1,5 +1,5 @@
 import { exitCodeFor } from '../agent/events.ts';
-import type { Config } from '../config/load-config.ts';
+import type { Config } from '../config/config.ts';
 import type { AgentSetup, ModelControl, ShellLines, TurnRunner } from '../runtime/runtime.ts';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';

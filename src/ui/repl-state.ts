@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { LoadedCommands } from '../commands/custom-command.ts';
-import type { Config } from '../config/load-config.ts';
+import type { Config } from '../config/config.ts';
 import type { Runtime } from '../runtime/runtime.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import type { InteractiveApproval } from './approval-prompt.ts';

@@ -1,4 +1,4 @@
-import type { Config } from '../config/load-config.ts';
+import type { Config } from '../config/config.ts';
 import { emptyUsage, type StopReason } from '../agent/events.ts';
 import type { Runtime, TurnRequest } from '../runtime/runtime.ts';
 import { InteractiveApproval, pipedReplApproval } from './approval-prompt.ts';

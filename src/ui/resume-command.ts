@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/load-config.ts';
+import { ConfigError } from '../errors.ts';
 import type { SessionControl } from '../runtime/runtime.ts';
 import type { CommandState } from './repl-state.ts';
 import { openResumed, type Replay } from './resume.ts';

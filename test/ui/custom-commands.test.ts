@@ -8,7 +8,7 @@ import { Conversation } from '../../src/agent/conversation.ts';
 import { redactSecrets } from '../../src/agent/redact-secrets.ts';
 import type { ApprovalPolicy, ApprovalRequest } from '../../src/agent/turn-options.ts';
 import type { CustomCommand } from '../../src/commands/custom-command.ts';
-import type { Config } from '../../src/config/load-config.ts';
+import type { Config } from '../../src/config/config.ts';
 import type { ModelControl, SessionControl, ShellLines } from '../../src/runtime/runtime.ts';
 import { nonInteractiveApproval } from '../../src/ui/approval-prompt.ts';
 import { shellLineRunner, type ShellLineContext } from '../../src/ui/command-shell-lines.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { emptyUsage, type AgentEvent, type StopReason } from '../../src/agent/events.ts';
-import type { Config } from '../../src/config/load-config.ts';
+import type { Config } from '../../src/config/config.ts';
 import type { ServerSummary } from '../../src/mcp/mcp-hub.ts';
 import type { McpPrompt } from '../../src/mcp/prompt-list.ts';
 import type { McpResource } from '../../src/mcp/resource-list.ts';

@@ -8,7 +8,7 @@ import type { CompactResult } from '../../src/agent/compact.ts';
 import { Conversation } from '../../src/agent/conversation.ts';
 import { emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from '../../src/agent/events.ts';
 import type { ApprovalPolicy } from '../../src/agent/turn-options.ts';
-import type { Config } from '../../src/config/load-config.ts';
+import type { Config } from '../../src/config/config.ts';
 import type { Runtime } from '../../src/runtime/runtime.ts';
 import { stubRuntime as stubRuntimeWith } from '../helpers/stub-runtime.ts';
 import type { RuntimeMcp } from '../../src/mcp/runtime-mcp.ts';

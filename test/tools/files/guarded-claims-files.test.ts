@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { loadConfig, type Config } from '../../../src/config/load-config.ts';
+import { loadConfig } from '../../../src/config/load-config.ts';
+import type { Config } from '../../../src/config/config.ts';
 import { createTools } from '../../../src/tools/index.ts';
 import { openWorkspaceFile, resolveWorkspaceTarget } from '../../../src/tools/files/workspace-path.ts';
 
