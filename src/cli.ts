@@ -96,7 +96,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   });
   // `sylvan -p … | head` closes the pipe early: that is the reader's choice, not an error.
   exitQuietlyOnClosedPipe();
-  const code = await runCommandLine(argv, processIo());
+  const code = await runCli(argv, processIo());
   await drainOutput();
   return code;
 }
@@ -108,7 +108,7 @@ const isDebug = (env: CliIo['env']) => /^(1|true)$/i.test(env.SYLVAN_DEBUG ?? ''
  * environment, folder and streams (`main` hands in the real ones; the tests run print mode and
  * piped input in-process this way, test/helpers/run-cli-in-process.ts). Never throws.
  */
-export async function runCommandLine(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const debug = isDebug(io.env);
   let config: Config;
   try {
