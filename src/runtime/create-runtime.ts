@@ -1,10 +1,10 @@
 import type { Tool } from 'ai';
 import type { Config } from '../config/config.ts';
 import { Conversation } from '../agent/conversation.ts';
-import { instructionsSection, loadInstructionFiles } from '../agent/project-instructions.ts';
+import { instructionsSection, loadInstructionFiles, type InstructionFile } from '../agent/project-instructions.ts';
 import { redactSecrets } from '../agent/redact-secrets.ts';
 import { ToolProgressChannel } from '../agent/tool-progress-channel.ts';
-import { startRuntimeMcp } from '../mcp/runtime-mcp.ts';
+import { startRuntimeMcp, type RuntimeMcp } from '../mcp/runtime-mcp.ts';
 import type { ModelFactory } from '../providers/load-model-factory.ts';
 import { SearchSourceLog } from '../providers/dashscope-search.ts';
 import { listServerModels } from '../providers/list-models.ts';
@@ -96,10 +96,33 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
   });
   // SYLVAN_CACHE=off: no cache to keep a prefix stable for, so as much history as fits.
   const meter = new WindowMeter(config.contextTokens, conversation, config.cache === 'off' ? 'turns' : 'chunks', offered);
+  const turns = new RuntimeTurns({ config, conversation, meter, offered, models, session, notices, progress, searchSources, sandbox, todo, secrets });
+  return asRuntime({ config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, models, session, meter, offered, turns, shellLines });
+}
+
+/** The pieces a runtime is made of. */
+interface RuntimePieces {
+  config: Config;
+  conversation: Conversation;
+  instructionFiles: readonly InstructionFile[];
+  mcp: RuntimeMcp;
+  sandbox: CommandSandbox;
+  networkGrants: NetworkGrants;
+  todo: TodoList;
+  secrets: string[];
+  models: ModelChoice;
+  session: LiveSession;
+  meter: WindowMeter;
+  offered: OfferedTools;
+  turns: RuntimeTurns;
+  shellLines: ShellLineRunner;
+}
+
+/** The pieces as the one `Runtime` the front ends hold. */
+function asRuntime(pieces: RuntimePieces): Runtime {
+  const { config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, models, session, meter, offered, turns, shellLines } = pieces;
   // A window set by SYLVAN_CONTEXT_TOKENS stays; the model's own window follows /model.
   const windowFollowsModel = config.contextTokens === contextWindowFor(config.model);
-  const turns = new RuntimeTurns({ config, conversation, meter, offered, models, session, notices, progress, searchSources, sandbox, todo, secrets });
-
   return {
     conversation,
     get toolNames() {
