@@ -1,25 +1,15 @@
 import type { ApprovalRequest } from '../agent/turn-options.ts';
 import type { Config } from '../config/config.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
-import { describeEdit, type EditFileInput } from '../tools/files/edit-file.ts';
-import { describeWrite, type WriteFileInput } from '../tools/files/write-file.ts';
-import { describeCommand, type RunCommandInput } from '../tools/shell/run-command.ts';
+import type { CallDescription, ToolSpecLookup } from '../tools/tool-spec.ts';
 import { formatCall } from '../ui/render.ts';
-import type { CallPreview } from './runtime.ts';
 
 /** What the user sees before approving a call: a summary line and a preview. */
-export function approvalPreview(config: Config, sandbox: CommandSandbox): CallPreview['describeCall'] {
-  return async (request: ApprovalRequest) => {
-    switch (request.toolName) {
-      case 'write_file':
-        return describeWrite(config.cwd, request.input as WriteFileInput, { secretPatterns: config.secretPatterns });
-      case 'edit_file':
-        return describeEdit(config.cwd, request.input as EditFileInput, { secretPatterns: config.secretPatterns });
-      case 'run_command':
-        return describeCommand(config.cwd, request.input as RunCommandInput, fenceOf(sandbox));
-      default:
-        return { summary: formatCall(request.toolName, request.input), preview: '' };
-    }
+export function approvalPreview(config: Config, sandbox: CommandSandbox, specOf: ToolSpecLookup): (request: ApprovalRequest) => Promise<CallDescription> {
+  return async (request) => {
+    const describe = specOf(request.toolName)?.describe;
+    if (!describe) return { summary: formatCall(request.toolName, request.input), preview: '' };
+    return describe(request.input, { workspaceRoot: config.cwd, secretPatterns: config.secretPatterns, fence: fenceOf(sandbox) });
   };
 }
 

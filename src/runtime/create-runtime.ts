@@ -13,7 +13,9 @@ import { warmUpFirstRequest } from '../providers/warm-up.ts';
 import { saveToolOutput } from '../session/tool-output-file.ts';
 import { createTools } from '../tools/index.ts';
 import { TodoList } from '../tools/todo/todo-list.ts';
-import { RUN_COMMAND_LOOP_TIMEOUT_MS } from '../tools/shell/run-command.ts';
+import { builtInSpec } from '../tools/built-in-specs.ts';
+import { runCommandSpec } from '../tools/shell/run-command-spec.ts';
+import type { ToolSpecLookup } from '../tools/tool-spec.ts';
 import { CommandSandbox } from '../sandbox/command-sandbox.ts';
 import { NetworkGrants } from '../sandbox/network-grants.ts';
 import { approvalPreview } from './approval-preview.ts';
@@ -58,6 +60,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
   const { files: instructionFiles, refused: refusedInstructions } = loadInstructionFiles(config.cwd, config.home, config.secretPatterns);
   /** Told once, with the first turn's notices. */
   const instructionNotes = refusedInstructions.map((line) => `(${line})`);
+  const specOf: ToolSpecLookup = (toolName) => builtInSpec(toolName) ?? mcp.toolSpec(toolName);
   const notices = new NoticeQueue([
     () => instructionNotes.splice(0),
     () => mcp.takeWarnings(),
@@ -66,7 +69,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
   ]);
   const shellLines = new ShellLineRunner({
     runCommand: () => tools.run_command as Tool | undefined,
-    loopTimeoutMs: Math.max(RUN_COMMAND_LOOP_TIMEOUT_MS, config.toolTimeoutSeconds * 1000),
+    loopTimeoutMs: runCommandSpec.timeoutMs!(config.toolTimeoutSeconds * 1000),
     secrets,
     checkpoints: () => session.checkpoints,
     conversation,
@@ -91,13 +94,14 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     builtIn: tools,
     mcp,
     secrets: () => secrets,
+    specOf,
     projectInstructions: instructionsSection(instructionFiles),
     firstWaitMs: config.mode.kind === 'print' ? (config.mcpStartTimeoutSeconds ?? 10) * 1000 : undefined,
   });
   // SYLVAN_CACHE=off: no cache to keep a prefix stable for, so as much history as fits.
   const meter = new WindowMeter(config.contextTokens, conversation, config.cache === 'off' ? 'turns' : 'chunks', offered);
-  const turns = new RuntimeTurns({ config, conversation, meter, offered, models, session, notices, progress, searchSources, sandbox, todo, secrets });
-  return asRuntime({ config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, models, session, meter, offered, turns, shellLines });
+  const turns = new RuntimeTurns({ config, conversation, meter, offered, models, session, notices, progress, searchSources, sandbox, todo, secrets, specOf });
+  return asRuntime({ config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines });
 }
 
 /** The pieces a runtime is made of. */
@@ -110,6 +114,7 @@ interface RuntimePieces {
   networkGrants: NetworkGrants;
   todo: TodoList;
   secrets: string[];
+  specOf: ToolSpecLookup;
   models: ModelChoice;
   session: LiveSession;
   meter: WindowMeter;
@@ -120,7 +125,7 @@ interface RuntimePieces {
 
 /** The pieces as the one `Runtime` the front ends hold. */
 function asRuntime(pieces: RuntimePieces): Runtime {
-  const { config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, models, session, meter, offered, turns, shellLines } = pieces;
+  const { config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines } = pieces;
   // A window set by SYLVAN_CONTEXT_TOKENS stays; the model's own window follows /model.
   const windowFollowsModel = config.contextTokens === contextWindowFor(config.model);
   return {
@@ -167,7 +172,8 @@ function asRuntime(pieces: RuntimePieces): Runtime {
     runUserCommand: (command, signal, onProgress) => shellLines.runUserCommand(command, signal, onProgress),
     redact: (text) => redactSecrets(text, secrets),
     saveToolOutput: (call, text) => saveToolOutput({ home: config.home, sessionId: session.writer.id, ...call, text, secrets }),
-    describeCall: approvalPreview(config, sandbox),
+    describeCall: approvalPreview(config, sandbox, specOf),
+    toolSpec: specOf,
     clear() {
       session.startNew();
       conversation.replace([]);

@@ -2,6 +2,7 @@ import type { LanguageModel, ToolSet } from 'ai';
 import { buildInstructions } from '../agent/instructions.ts';
 import { offeringOnly, PLAN_MODE_INSTRUCTIONS, planModeToolNames } from '../agent/plan-mode.ts';
 import type { RuntimeMcp } from '../mcp/runtime-mcp.ts';
+import type { ToolSpecLookup } from '../tools/tool-spec.ts';
 import { withSecretsScrubbed } from '../tools/with-secrets-scrubbed.ts';
 
 export interface OfferedToolsOptions {
@@ -10,6 +11,8 @@ export interface OfferedToolsOptions {
   mcp: RuntimeMcp;
   /** Every key Sylvan holds: scrubbed from what the MCP servers' tools return. */
   secrets: () => readonly string[];
+  /** What each tool declared: the system prompt and plan mode read it. */
+  specOf: ToolSpecLookup;
   /** AGENTS.md and the like, as a section of the system prompt. */
   projectInstructions: string;
   /** How long the first refresh waits for the MCP servers (print mode, whose one question cannot wait for "the next turn"), or undefined. */
@@ -65,11 +68,12 @@ export class OfferedTools {
 
   /** Plan mode: the same tools (so a refused call is answered by the policy), fewer offered, and the planning instructions. */
   planTurn(answer: LanguageModel): { model: LanguageModel; instructions: string } {
-    const offered = planModeToolNames(this.current);
+    const offered = planModeToolNames(this.current, this.options.specOf);
     return { model: offeringOnly(answer, offered), instructions: this.instructionsFor(offered) + PLAN_MODE_INSTRUCTIONS };
   }
 
   private instructionsFor(toolNames: readonly string[]): string {
-    return buildInstructions({ workspaceRoot: this.options.workspaceRoot, toolNames, projectInstructions: this.options.projectInstructions });
+    const { workspaceRoot, specOf, projectInstructions } = this.options;
+    return buildInstructions({ workspaceRoot, tools: toolNames.map((name) => specOf(name) ?? { name }), projectInstructions });
   }
 }

@@ -14,6 +14,7 @@ import type { NetworkGrants } from '../sandbox/network-grants.ts';
 import type { SessionWriter } from '../session/store.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import type { TodoItem, TodoList } from '../tools/todo/todo-list.ts';
+import type { CallDescription, ToolSpec } from '../tools/tool-spec.ts';
 
 // What the front ends see of the runtime, cut by use: a front end (or a test) depends on the few
 // interfaces it reads, and the whole `Runtime` is only what the REPL holds.
@@ -31,7 +32,7 @@ export interface TurnRunner {
 
 /** What the user sees before approving a call: a summary line and a preview. */
 export interface CallPreview {
-  describeCall(request: ApprovalRequest): Promise<{ summary: string; preview: string; previewFormat?: 'diff' }>;
+  describeCall(request: ApprovalRequest): Promise<CallDescription>;
 }
 
 /** How full the context window is. */
@@ -113,6 +114,8 @@ export interface ModelControl {
 /** What the agent works with: its tools, the instruction files, the MCP servers and the sandbox. */
 export interface AgentSetup {
   readonly toolNames: readonly string[];
+  /** What a tool declared (built in, or an MCP server's): approval, plan mode and the display read it. */
+  toolSpec(toolName: string): ToolSpec | undefined;
   /** AGENTS.md and the like, as added to the system prompt. */
   readonly instructionFiles: readonly InstructionFile[];
   /** The MCP servers of the settings: their tools, approval, status. */

@@ -3,7 +3,7 @@ import type { Conversation } from '../agent/conversation.ts';
 import { redactSecrets } from '../agent/redact-secrets.ts';
 import { executeToolCall } from '../agent/tool-execution.ts';
 import type { SessionCheckpoints } from '../checkpoints/session-checkpoints.ts';
-import { MAX_TIMEOUT_SECONDS } from '../tools/shell/run-command.ts';
+import { MAX_TIMEOUT_SECONDS } from '../tools/shell/command-timeouts.ts';
 import type { NoticeQueue } from './notice-queue.ts';
 import type { ShellLineResult, ShellLines, UserCommandResult } from './runtime.ts';
 

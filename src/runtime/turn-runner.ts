@@ -13,7 +13,7 @@ import { acceptsImages } from '../providers/model-catalogue.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
 import { findSandbox } from '../sandbox/find-sandbox.ts';
 import type { TodoList } from '../tools/todo/todo-list.ts';
-import { RUN_COMMAND_LOOP_TIMEOUT_MS } from '../tools/shell/run-command.ts';
+import type { ToolSpecLookup } from '../tools/tool-spec.ts';
 import type { WindowMeter } from './context-meter.ts';
 import type { LiveSession } from './live-session.ts';
 import type { ModelChoice } from './model-choice.ts';
@@ -35,6 +35,7 @@ export interface TurnRunnerOptions {
   sandbox: CommandSandbox;
   todo: TodoList;
   secrets: readonly string[];
+  specOf: ToolSpecLookup;
 }
 
 /**
@@ -108,7 +109,7 @@ export class RuntimeTurns implements TurnRunner {
       limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3 },
       stepTimeoutMs: config.timeoutSeconds * 1000,
       toolTimeoutMs: config.toolTimeoutSeconds * 1000,
-      toolTimeoutOverrides: { run_commandMs: Math.max(RUN_COMMAND_LOOP_TIMEOUT_MS, config.toolTimeoutSeconds * 1000) },
+      toolTimeoutOf: (toolName) => this.options.specOf(toolName)?.timeoutMs?.(config.toolTimeoutSeconds * 1000),
       maxRetries: this.sdkRetries,
       abortSignal: signal,
       approval,

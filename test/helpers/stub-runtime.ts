@@ -8,6 +8,7 @@ import { startRuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
 import type { Runtime } from '../../src/runtime/runtime.ts';
 import { CommandSandbox } from '../../src/sandbox/command-sandbox.ts';
 import { NetworkGrants } from '../../src/sandbox/network-grants.ts';
+import { builtInSpec } from '../../src/tools/built-in-specs.ts';
 import { TodoList } from '../../src/tools/todo/todo-list.ts';
 import { tempFolder } from './children.ts';
 
@@ -23,6 +24,7 @@ export function stubRuntime<T extends Partial<Runtime>>(overrides: T): Runtime &
   const defaults: Runtime = {
     conversation: new Conversation(),
     toolNames: [],
+    toolSpec: builtInSpec,
     instructionFiles: [],
     mcp: startRuntimeMcp(config),
     sandbox: new CommandSandbox({ settings: { mode: 'off', network: false, source: 'a test' }, workspaceRoot: workspace, sylvanHome: config.home }),

@@ -7,7 +7,7 @@ import { ConfigError } from '../../src/errors.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import type { Config } from '../../src/config/config.ts';
 
-// Issue 19 §1, settings: a project's .sylvan/settings.json that names its own base URL must not
+// A project's .sylvan/settings.json that names its own base URL must not
 // receive a key that came from the user's settings file — only keys from the same trusted layer
 // (the environment, or $SYLVAN_HOME/settings.json) may go to a URL that layer chose.
 
