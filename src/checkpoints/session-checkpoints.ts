@@ -47,6 +47,8 @@ export class SessionCheckpoints {
   private inGit: Promise<boolean> | undefined;
   private commandsToldOnce = false;
   private prunedOthers = false;
+  /** The turn's start: its record saved and other sessions' checkpoints tidied (once a session). */
+  private started: Promise<unknown> = Promise.resolve();
   private current: TurnRecord | undefined;
   private chain: Promise<unknown> = Promise.resolve();
 
@@ -98,7 +100,7 @@ export class SessionCheckpoints {
       snapshots: [],
     };
     this.store.index.turns.push(this.current);
-    this.enqueue(async () => {
+    this.started = this.enqueue(async () => {
       await this.store.save();
       if (this.prunedOthers) return;
       this.prunedOthers = true;
@@ -210,6 +212,14 @@ export class SessionCheckpoints {
       this.store.collectBlobs();
       await this.store.save();
     });
+  }
+
+  /**
+   * Waits for the last turn's start to be recorded, and so for its notice about other sessions'
+   * checkpoints removed; not for the recordings of its calls (a stopped command may still be finishing).
+   */
+  async turnStarted(): Promise<void> {
+    await this.started.catch(() => {});
   }
 
   /** Waits for every recording in flight (tests, and before a restore). */

@@ -56,7 +56,7 @@ export class ShellLineRunner implements ShellLines {
     const result = ran.ok ? ran : { ok: false as const, error: ran.stopped === 'interrupted' ? 'it was stopped (Ctrl-C) before it finished.' : ran.message };
     // The output is scrubbed already; the command line as typed may hold a key too.
     this.options.conversation.append({ role: 'user', content: redactSecrets(userCommandMessage(command, result), this.options.secrets) });
-    await this.options.checkpoints().settled();
+    await this.options.checkpoints().turnStarted();
     return { ...result, notices: this.options.notices.take() };
   }
 

@@ -124,7 +124,7 @@ export class RuntimeTurns implements TurnRunner {
       },
     });
     const events = withSearchSources(this.options.progress.merge(loop), this.options.searchSources);
-    return yield* this.withTodo(noticesBetweenBlocks(events, notices, () => session.checkpoints.settled()));
+    return yield* this.withTodo(noticesBetweenBlocks(events, notices, () => session.checkpoints.turnStarted()));
   }
 
   /** The turn's events, each followed by the todo list when it changed the list. */
