@@ -42,7 +42,12 @@ export const SPAWNING_FILES = {
   'test/hardening/files.test.ts': { seconds: 10, waitsFor: 'three 100 MB writers killed mid-write, 300 racing writes (CPU-bound, stopped at 15 s)' },
   'test/cli/modes-tmux.test.ts': { seconds: 10, waitsFor: '5 terminal (tmux) sessions cycling the approval modes' },
   'test/cli/checkpoints.test.ts': { seconds: 10, waitsFor: '2 terminal sessions undoing and rewinding, one resumed with --continue' },
-  'test/cli/sandbox.test.ts': { seconds: 10, waitsFor: '4 CLI runs, commands in bubblewrap' },
+  'test/cli/sandbox.test.ts': { seconds: 20, waitsFor: '8 CLI runs, commands in bubblewrap, without it, or with a bwrap that cannot start' },
+  'test/cli/network-grant-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session: a command granted the network and stopped, then a second with its call id' },
+  'test/cli/sandbox-escapes.test.ts': { seconds: 15, waitsFor: '6 CLI runs: a command at .git in bubblewrap, HEAD made a FIFO and a link to /dev/zero then a new start each, a command at host Unix sockets' },
+  'test/cli/checkpoints-disk-full.test.ts': { seconds: 10, waitsFor: 'one terminal session of 5 turns with the checkpoints on a full 1 MB tmpfs (skipped when not root)' },
+  'test/cli/undo-after-commands.test.ts': { seconds: 20, waitsFor: '2 terminal sessions of 10 and 9 turns: commands undone, a 21 MB file made, 16 parallel edits, a FIFO .gitignore, the shadow repository deleted and locked' },
+  'test/docs/global-install.test.ts': { seconds: 10, waitsFor: "one offline `npm install -g .` into a temp prefix, then one print-mode run of the installed command" },
   'test/mcp/mcp-descendants.test.ts': { seconds: 10, waitsFor: "3 CLI runs whose MCP server's setsid grandchild must end with them, one killed with SIGKILL" },
 };
 
@@ -65,6 +70,7 @@ export const IN_PROCESS_SECONDS = {
   'test/tools/files/search-files.test.ts': 2.5,
   'test/import-cycles.test.ts': 2.1,
   'test/checkpoints/checkpoints.test.ts': 1.7,
+  'test/checkpoints/checkpoint-limits.test.ts': 2.5,
   'test/providers/cache-markers.test.ts': 1.2,
   'test/tools/web/web-search.test.ts': 1.0,
   'test/providers/stream-line-limit.test.ts': 1.0,

@@ -11,6 +11,7 @@ import type { Config } from '../config/config.ts';
 import { withSearchSources, type SearchSourceLog } from '../providers/dashscope-search.ts';
 import { acceptsImages } from '../providers/model-catalogue.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
+import { unavailableNotice } from '../sandbox/describe-sandbox.ts';
 import { findSandbox } from '../sandbox/find-sandbox.ts';
 import type { TodoList } from '../tools/todo/todo-list.ts';
 import type { ToolSpecLookup } from '../tools/tool-spec.ts';
@@ -145,7 +146,7 @@ export class RuntimeTurns implements TurnRunner {
     this.sandboxTold = true;
     const state = await this.options.sandbox.ready();
     if (state.state === 'unavailable' && findSandbox().available) {
-      this.options.notices.push(`(commands run without a sandbox: ${state.reason}; /sandbox tells more)`);
+      this.options.notices.push(unavailableNotice(state, this.options.config.sandbox?.source ?? 'the settings'));
     }
   }
 

@@ -2,7 +2,9 @@ import { realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { probeSandbox, probeSandboxInBackground, type SandboxAvailability } from './availability.ts';
 import { bwrapArguments, type FenceProfile } from './bwrap-arguments.ts';
+import { gitPathsToProtect } from './git-folders.ts';
 import { hiddenPaths } from './hidden-paths.ts';
+import { boundUnixSockets } from './host-sockets.ts';
 import { macosProfile } from './macos-profile.ts';
 import type { SandboxSettings } from './sandbox-settings.ts';
 
@@ -92,11 +94,15 @@ export class CommandSandbox {
       );
     }
     if (state.state !== 'on') return { file, args: [...args], env: {}, sandboxed: false };
+    const workspaceRoot = resolved(this.options.workspaceRoot);
+    // Looked up at each call: a command may have made a repository or a service started since.
     const profile: FenceProfile = {
-      workspaceRoot: resolved(this.options.workspaceRoot),
+      workspaceRoot,
       hidden: state.hidden,
       network: state.network || callOptions.network === true,
       readOnlyInTemporary: installationInTemporary(),
+      readOnlyInWorkspace: gitPathsToProtect(workspaceRoot),
+      sockets: boundUnixSockets(),
     };
     if (state.kind === 'bwrap') {
       return { file: state.program, args: [...bwrapArguments(profile), '--', file, ...args], env: { TMPDIR: '/tmp' }, sandboxed: true };

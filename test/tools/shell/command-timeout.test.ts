@@ -5,18 +5,18 @@ import { join } from 'node:path';
 import { after, describe, mock, test } from 'node:test';
 import { createRunCommandTool, describeCommand } from '../../../src/tools/shell/run-command.ts';
 
-// run_command's timeout: the default is what the README says; timeout_seconds above the cap is
+// run_command's timeout: the default is what docs/tools.md says; timeout_seconds above the cap is
 // capped (and the approval preview says so); under it, used as given.
 
 const workspace = mkdtempSync(join(tmpdir(), 'sylvan-command-timeout-'));
 after(() => rmSync(workspace, { recursive: true, force: true }));
 
-/** The README's promise for run_command: "Default timeout N s, at most M s". */
+/** docs/tools.md's promise for run_command: "Default timeout N s, at most M s". */
 function readmeTimeouts(): { defaultSeconds: number; maxSeconds: number } {
-  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../../docs/tools.md', import.meta.url), 'utf8');
   const row = readme.split('\n').find((line) => line.startsWith('| `run_command'));
   const match = /Default timeout (\d+) s, at most (\d+) s/.exec(row ?? '');
-  assert.ok(match, `the README's run_command row names its timeouts: ${row}`);
+  assert.ok(match, `docs/tools.md's run_command row names its timeouts: ${row}`);
   return { defaultSeconds: Number(match[1]), maxSeconds: Number(match[2]) };
 }
 
@@ -34,13 +34,13 @@ describe("run_command's timeout", { timeout: 20_000 }, () => {
     return spy.mock.calls.map((call) => Number(call.arguments[1] ?? 0)).filter((delay) => delay >= 10_000);
   }
 
-  test("without timeout_seconds, the README's default", async () => {
+  test("without timeout_seconds, the documented default", async () => {
     const { defaultSeconds } = readmeTimeouts();
     assert.deepEqual(await timersOf({ command: 'true' }), [defaultSeconds * 1000]);
     assert.match(describeCommand(workspace, { command: 'true' }).preview, new RegExp(`stops after ${defaultSeconds} s$`, 'm'));
   });
 
-  test("timeout_seconds above the cap runs under the README's cap, and the approval preview says so", async () => {
+  test("timeout_seconds above the cap runs under the documented cap, and the approval preview says so", async () => {
     const { maxSeconds } = readmeTimeouts();
     assert.deepEqual(await timersOf({ command: 'true', timeout_seconds: 86_400 }), [maxSeconds * 1000]);
     assert.match(describeCommand(workspace, { command: 'true', timeout_seconds: 86_400 }).preview, new RegExp(`stops after ${maxSeconds} s$`, 'm'));
