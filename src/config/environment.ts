@@ -37,6 +37,8 @@ export interface LayeredEnvironment {
   sources: SettingsSources;
   /** The layers merged, the first that sets a variable winning. */
   merged: Environment;
+  /** $SYLVAN_HOME: where Sylvan keeps its settings, sessions and checkpoints, from the real environment only. */
+  home: string;
   /** Files that were not read, and why. */
   fileNotes: string[];
 }
@@ -46,12 +48,18 @@ export interface LayeredEnvironment {
  * for a settings file that may not set what it sets.
  */
 export function readEnvironment(environment: Environment, cwd: string): LayeredEnvironment {
-  // Settings files are the layer below .env. Only the real environment says where the user's file
-  // is: a workspace .env pointing SYLVAN_HOME at the workspace would make its file "trusted".
-  const settings = loadSettings(nonEmpty(environment.SYLVAN_HOME) ?? join(homedir(), '.sylvan'), cwd, environment);
+  // Only the real environment says where Sylvan keeps its own state: a folder's .env pointing
+  // SYLVAN_HOME at the folder would make its settings "trusted", put sessions and the checkpoint
+  // tidy-up there, and move what the sandbox hides away from the user's real settings (and key).
+  const home = nonEmpty(environment.SYLVAN_HOME) ?? join(homedir(), '.sylvan');
+  // Settings files are the layer below .env.
+  const settings = loadSettings(home, cwd, environment);
   // An empty variable in the shell counts as unset, so it does not hide the value in .env.
   const fileNotes = [...settings.notes];
   const dotenv = readDotenv(cwd, fileNotes);
+  if (nonEmpty(dotenv.SYLVAN_HOME) !== undefined) {
+    fileNotes.push(`(SYLVAN_HOME in .env in ${cwd} was ignored: where Sylvan keeps its settings and sessions is set only in the environment)`);
+  }
   const variables = [
     { label: 'the environment', trusted: true, values: environment },
     { label: `.env in ${cwd}`, trusted: false, values: dotenv },
@@ -62,7 +70,7 @@ export function readEnvironment(environment: Environment, cwd: string): LayeredE
     // refused by loadSettings with exit 2; what is left may stand as the user's own choices.
     { label: 'the settings files', trusted: true, values: settings.environment },
   ]);
-  return { process: environment, dotenv, settings, variables: new SettingsSources(variables), sources, merged: sources.merged(), fileNotes };
+  return { process: environment, dotenv, settings, variables: new SettingsSources(variables), sources, merged: sources.merged(), home, fileNotes };
 }
 
 const configError = (message: string) => new ConfigError(message);

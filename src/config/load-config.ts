@@ -1,8 +1,8 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { ConfigError } from '../errors.ts';
 import { contextWindowFor } from '../providers/model-catalogue.ts';
 import { parseThinkingOptions } from '../providers/thinking.ts';
+import { hiddenPathPatterns } from '../sandbox/hidden-paths.ts';
 import { resolveSandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { parseSearchConfig } from '../tools/web/web-config.ts';
 import type { Config } from './config.ts';
@@ -22,7 +22,7 @@ export function loadConfig(argv: string[], environment: Environment, cwd: string
   if (!('flags' in commandLine)) return commandLine;
   const { flags } = commandLine;
   const layers = readEnvironment(environment, cwd);
-  const { settings, sources, merged: env } = layers;
+  const { settings, sources, merged: env, home } = layers;
   const chosen = chooseProvider(flags.provider, env, sources);
   const model = chooseModel(chosen.provider, flags.model, layers.variables, settings.environment);
 
@@ -53,14 +53,16 @@ export function loadConfig(argv: string[], environment: Environment, cwd: string
     weather: weather ?? (chosen.provider === 'mock' ? 'sample' : 'live'),
     mockDelayMs: numberSetting('SYLVAN_MOCK_DELAY_MS', env, 15),
     search: parseSearchConfig(env, chosen.provider, configError, environment),
-    home: nonEmpty(env.SYLVAN_HOME) ?? join(homedir(), '.sylvan'),
+    home,
     contextTokens: numberSetting('SYLVAN_CONTEXT_TOKENS', env, contextWindowFor(model)),
     debug: truthy(env.SYLVAN_DEBUG),
     secretPatterns: (env.SYLVAN_SECRET_PATTERNS ?? '')
       .split(',')
       .map((pattern) => pattern.trim())
       .filter(Boolean)
-      .concat(settings.secretPatterns),
+      .concat(settings.secretPatterns)
+      // Sylvan's own settings and the credential files commands cannot see are as closed to the file tools.
+      .concat(hiddenPathPatterns(cwd, { home: environment.HOME || homedir(), sylvanHome: home, environment })),
     mode: commandLine.mode,
     json: flags.json === true,
     resume: commandLine.resume,

@@ -78,3 +78,20 @@ export function bwrapArguments(profile: FenceProfile): string[] {
     '--chdir', profile.workspaceRoot,
   ];
 }
+
+/**
+ * bubblewrap's arguments for an MCP stdio server that did not ask for the sandbox: the file system
+ * and network as they are, but a PID namespace of its own with a fresh /proc, so it cannot read the
+ * environment Sylvan (or any process above it) was started with, where the user's keys are, and
+ * Sylvan's own folders (`$SYLVAN_HOME`, `~/.sylvan`: the user's settings may hold a key) hidden.
+ * It dies with Sylvan, and everything it starts dies with it.
+ */
+export function serverFenceArguments(hiddenHomes: readonly string[]): string[] {
+  return [
+    '--dev-bind', '/', '/',
+    '--proc', '/proc',
+    ...hiddenHomes.flatMap(hide),
+    '--unshare-pid',
+    '--die-with-parent', '--new-session',
+  ];
+}

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { probeSandbox, probeSandboxInBackground, type SandboxAvailability } from './availability.ts';
-import { bwrapArguments, type FenceProfile } from './bwrap-arguments.ts';
+import { bwrapArguments, serverFenceArguments, type FenceProfile } from './bwrap-arguments.ts';
 import { gitPathsToProtect } from './git-folders.ts';
 import { hiddenPaths } from './hidden-paths.ts';
 import { boundUnixSockets } from './host-sockets.ts';
@@ -110,7 +110,22 @@ export class CommandSandbox {
     const temporary = resolved(tmpdir());
     return { file: state.program, args: ['-p', macosProfile(profile, [temporary]), '--', file, ...args], env: {}, sandboxed: true };
   }
+
+  /**
+   * An MCP stdio server that did not ask for the sandbox, as it is to be started: where bubblewrap
+   * runs, in a PID namespace of its own (it cannot read Sylvan's environment, or its ancestors',
+   * from /proc) with Sylvan's folders hidden, the rest as it is; elsewhere (macOS, no working
+   * bubblewrap, `--sandbox off`) as it is, `sandboxed` false.
+   */
+  wrapServer(file: string, args: readonly string[]): Invocation {
+    const state = this.state;
+    if (state.state !== 'on' || state.kind !== 'bwrap') return { file, args: [...args], env: {}, sandboxed: false };
+    const environment = this.options.environment ?? process.env;
+    const homes = hiddenPaths({ home: environment.HOME || homedir(), sylvanHome: this.options.sylvanHome, environment, only: 'sylvan' });
+    return { file: state.program, args: [...serverFenceArguments(homes), '--', file, ...args], env: {}, sandboxed: true };
+  }
 }
+
 
 /**
  * Sylvan's own folder when it lies under /tmp (a clone there, as CI makes): an MCP server it ships or
