@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { ModelMessage } from 'ai';
 import { Conversation } from '../../src/agent/conversation.ts';
-import type { Config } from '../../src/config.ts';
-import type { Runtime } from '../../src/runtime.ts';
+import type { Config } from '../../src/config/config.ts';
+import type { ModelControl, SessionControl } from '../../src/runtime/runtime.ts';
 import { copyCommand, MAX_COPY_BYTES } from '../../src/ui/copy-command.ts';
 import { exportCommand } from '../../src/ui/export-command.ts';
-import type { ReplState } from '../../src/ui/repl-state.ts';
+import type { CommandState } from '../../src/ui/repl-state.ts';
 
 // Issue 32's behaviours for /export and /copy: an existing file is kept unless the user says yes,
 // .git/ is never written, and /copy's bound is in bytes, as the terminal counts them.
@@ -27,9 +27,15 @@ function replState(messages: ModelMessage[], options: { answers?: (string | unde
   const printed: string[] = [];
   const asked: string[] = [];
   const answers = [...(options.answers ?? [])];
+  const runtime: Pick<SessionControl, 'conversation' | 'sessionId' | 'redact'> & Pick<ModelControl, 'model'> = {
+    conversation: new Conversation(messages),
+    sessionId: 'session-9',
+    model: 'qwen-plus',
+    redact: (text) => text,
+  };
   const state = {
     config: { cwd: workspace, secretPatterns: [], secrets: [] } as unknown as Config,
-    runtime: { conversation: new Conversation(messages), sessionId: 'session-9', model: 'qwen-plus', redact: (text: string) => text } as unknown as Runtime,
+    runtime,
     print: (line = '') => printed.push(line),
     dim: (text: string) => text,
     ask: async (question: string) => {
@@ -37,7 +43,7 @@ function replState(messages: ModelMessage[], options: { answers?: (string | unde
       return answers.shift();
     },
     ...(options.terminal && { writeTerminal: (bytes: string) => options.terminal!.push(bytes) }),
-  } as unknown as ReplState;
+  } as unknown as CommandState<typeof runtime>;
   return { state, printed, asked };
 }
 

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { loadConfig, type Config } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/load-config.ts';
+import type { Config } from '../../../src/config/config.ts';
 import { createTools } from '../../../src/tools/index.ts';
 
 // search_files honours the extra secret patterns (SYLVAN_SECRET_PATTERNS and
