@@ -12,28 +12,53 @@ export function loadLexer(): Promise<Lex> {
 }
 
 /** A code fence opening, and the language named on it: the highlighter starts loading as soon as one arrives. */
-const FENCE_START = /^ {0,3}(`{3,}|~{3,})[ \t]*([\w+#-]+)?/m;
+const FENCE_START = /^ {0,3}(`{3,}|~{3,})[ \t]*([\w+#-]+)?/;
+/** The opening fence of a code block at the start of the block being written (after blank lines). */
+const OPEN_FENCE = /^\n*( {0,3})(?:(`{3,})[^`\n]*|(~{3,})[^\n]*)\n/;
+/** Up to this size the block being written is lexed again at each line that ends; past it, only as it grows by an eighth. */
+const ALWAYS_LEX = 4 * 1024;
 
 /**
  * An answer's markdown as it streams: each block is rendered once it is complete, and the block
  * still being written stays as plain text (`pending`) for the caller to show in the live rows.
  * Nothing rendered is ever rendered again. Text must already be sanitised.
+ *
+ * The work per chunk does not grow with the block being written: only the lines a chunk ends are
+ * looked at. A block can only be finished by a line that ends, so the lexer runs then — inside an
+ * open code fence only at a line that could close it, and in a long list, table or paragraph only
+ * each time it has grown by an eighth (its rendering waits that much at most), so lexing it again
+ * and again costs a constant times its length.
  */
 export class MarkdownStream {
   private source = '';
   /** The last block rendered, for the blank line between it and the next. */
   private previous: Token | undefined;
+  /** The line being written: `source` after its last newline. */
+  private line = '';
+  /** The code fence the block being written opened (undefined: not known yet; null: it is no code block). */
+  private fence: string | null | undefined;
+  /** The length of `source` when it was last lexed. */
+  private lexedAt = 0;
 
   constructor(private readonly context: () => Omit<BlockContext, 'highlight'>) {}
 
   /** Adds streamed text; resolves with the rendered lines of the blocks it completed. */
   async push(text: string): Promise<string[]> {
     this.source += text;
-    const fence = FENCE_START.exec(this.source);
-    if (fence) void loadHighlighter(fence[2] ? [fence[2]] : []);
-    if (!this.source.includes('\n')) return [];
+    const newline = text.lastIndexOf('\n');
+    if (newline < 0) {
+      this.line += text;
+      // A fence being typed out: the highlighter loads before the line ends (a long line is no fence).
+      if (this.line.length < 80) this.watchForFence(this.line);
+      return [];
+    }
+    const ended = (this.line + text.slice(0, newline)).split('\n');
+    this.line = text.slice(newline + 1);
+    for (const line of [...ended, this.line]) if (line.length < 80) this.watchForFence(line);
+    if (!this.mayHaveFinished(ended)) return [];
     const lex = await loadLexer();
     const tokens = lex(this.source);
+    this.lexedAt = this.source.length;
     const complete = completeCount(tokens);
     if (complete === 0) return [];
     const done = tokens.slice(0, complete);
@@ -41,7 +66,31 @@ export class MarkdownStream {
     // The lexer's raw pieces add up to the source; if some never do, wait for the end rather than lose text.
     if (!this.source.startsWith(consumed)) return [];
     this.source = this.source.slice(consumed.length);
+    this.line = this.source.slice(this.source.lastIndexOf('\n') + 1);
+    this.fence = undefined;
+    this.lexedAt = this.source.length;
     return this.render(done);
+  }
+
+  private watchForFence(line: string): void {
+    const fence = FENCE_START.exec(line);
+    if (fence) void loadHighlighter(fence[2] ? [fence[2]] : []);
+  }
+
+  /** Whether the lines just ended (`source` holds them) may have finished a block: if not, lexing can wait. */
+  private mayHaveFinished(ended: readonly string[]): boolean {
+    if (this.fence === undefined) {
+      const open = OPEN_FENCE.exec(this.source);
+      // Until its first line has ended, the block could still become anything.
+      this.fence = open ? (open[2] ?? open[3]!) : this.source.replace(/^\n+/, '').includes('\n') ? null : undefined;
+      // The lines ended with the opening fence itself close nothing: only those after it can.
+      if (open) ended = this.source.slice(open[0].length).split('\n').slice(0, -1);
+    }
+    if (this.fence) {
+      const closing = new RegExp(`^ {0,3}${this.fence[0]}{${this.fence.length},}\\s*$`);
+      return ended.some((line) => closing.test(line));
+    }
+    return this.source.length <= ALWAYS_LEX || this.source.length - this.lexedAt >= this.source.length / 8;
   }
 
   /** The block still being written, as it came. */
@@ -58,6 +107,9 @@ export class MarkdownStream {
     const lex = await loadLexer();
     const tokens = lex(this.source);
     this.source = '';
+    this.line = '';
+    this.fence = undefined;
+    this.lexedAt = 0;
     const lines = await this.render(tokens);
     while (lines.at(-1) === '') lines.pop();
     return lines;
