@@ -18,6 +18,7 @@ import { describeMachine } from './machine.ts';
 import { measureOtherAgents } from './other-agents.ts';
 import { formatReport, missedTargets, type Section } from './report.ts';
 import { measureStartUp } from './start-up.ts';
+import { measureStreaming } from './streaming.ts';
 import { formatMs } from './statistics.ts';
 import { measureTimeToPrompt } from './time-to-prompt.ts';
 
@@ -33,6 +34,7 @@ const MEASUREMENTS: { label: string; measure: (context: BenchContext) => Section
   { label: 'Enter -> first request byte', measure: measureEnterToRequest },
   { label: "agent loop vs the seed's loop, 1,000 steps", measure: measureLoopOverhead },
   { label: 'context fitting at 1k, 10k, 100k messages', measure: () => measureContextFitting() },
+  { label: 'streaming answers to a terminal', measure: measureStreaming },
   { label: `${LOOPBACK_TURNS} full turns on a loopback server`, measure: () => measureLoopbackTurns(LOOPBACK_TURNS) },
   { label: 'DashScope context cache: 60 turns billed by the cache rules', measure: () => measureContextCache() },
   { label: 'other agents on the PATH', measure: measureOtherAgents },
