@@ -2,12 +2,20 @@ import type { Token, Tokens } from 'marked';
 import { loadHighlighter } from './highlight.ts';
 import { renderBlocks, type BlockContext } from './render-blocks.ts';
 
-type Lex = (source: string) => Token[];
-let lexerLoading: Promise<Lex> | undefined;
+interface Lexer {
+  /** Blocks with their inline content: what is rendered. */
+  lex(source: string): Token[];
+  /** Blocks only (their inline content is left unparsed): enough to tell which blocks are finished, at a fraction of the cost. */
+  blocks(source: string): Token[];
+}
+let lexerLoading: Promise<Lexer> | undefined;
 
 /** `marked`'s lexer, imported on the first answer of the session (about 12 ms), never before the prompt. */
-export function loadLexer(): Promise<Lex> {
-  lexerLoading ??= import('marked').then(({ Lexer }) => (source: string) => Lexer.lex(source, { gfm: true }));
+export function loadLexer(): Promise<Lexer> {
+  lexerLoading ??= import('marked').then(({ Lexer }) => ({
+    lex: (source) => Lexer.lex(source, { gfm: true }),
+    blocks: (source) => new Lexer({ gfm: true }).blockTokens(source, []),
+  }));
   return lexerLoading;
 }
 
@@ -56,8 +64,8 @@ export class MarkdownStream {
     this.line = text.slice(newline + 1);
     for (const line of [...ended, this.line]) if (line.length < 80) this.watchForFence(line);
     if (!this.mayHaveFinished(ended)) return [];
-    const lex = await loadLexer();
-    const tokens = lex(this.source);
+    const lexer = await loadLexer();
+    const tokens = lexer.blocks(this.source);
     this.lexedAt = this.source.length;
     const complete = completeCount(tokens);
     if (complete === 0) return [];
@@ -69,7 +77,8 @@ export class MarkdownStream {
     this.line = this.source.slice(this.source.lastIndexOf('\n') + 1);
     this.fence = undefined;
     this.lexedAt = this.source.length;
-    return this.render(done);
+    // Finished blocks read alone are read as they were within the rest; only they get their inline content parsed.
+    return this.render(lexer.lex(consumed));
   }
 
   private watchForFence(line: string): void {
@@ -104,8 +113,7 @@ export class MarkdownStream {
       this.source = '';
       return [];
     }
-    const lex = await loadLexer();
-    const tokens = lex(this.source);
+    const tokens = (await loadLexer()).lex(this.source);
     this.source = '';
     this.line = '';
     this.fence = undefined;
