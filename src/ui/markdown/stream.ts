@@ -23,6 +23,18 @@ export function loadLexer(): Promise<Lexer> {
 const FENCE_START = /^ {0,3}(`{3,}|~{3,})[ \t]*([\w+#-]+)?/;
 /** The opening fence of a code block at the start of the block being written (after blank lines). */
 const OPEN_FENCE = /^\n*( {0,3})(?:(`{3,})[^`\n]*|(~{3,})[^\n]*)\n/;
+/**
+ * Lines that cannot finish a block of each kind still open: they can only go on with it (blank
+ * lines and items in a list, rows in a table, plain text in a paragraph, `>` lines in a quote).
+ * Lexing waits at them; a line that is none of these lexes the whole block again, so guessing
+ * wrong only prints a block one line later.
+ */
+const CONTINUES: Partial<Record<string, RegExp>> = {
+  list: /^(?:\s*$|\s|(?:[-*+]|\d{1,9}[.)])(?:\s|$))/,
+  table: /^[^\n]*\|/,
+  paragraph: /^(?: {4,}\S| {0,3}[^\s#>`~*+\-_=<|\d])[^|]*$/,
+  blockquote: /^ {0,3}>/,
+};
 /** Up to this size the block being written is lexed again at each line that ends; past it, only as it grows by an eighth. */
 const ALWAYS_LEX = 4 * 1024;
 
@@ -47,6 +59,8 @@ export class MarkdownStream {
   private fence: string | null | undefined;
   /** The length of `source` when it was last lexed. */
   private lexedAt = 0;
+  /** The kind of block being written, as the lexer last saw it. */
+  private open: string | undefined;
 
   constructor(private readonly context: () => Omit<BlockContext, 'highlight'>) {}
 
@@ -68,6 +82,7 @@ export class MarkdownStream {
     const tokens = lexer.blocks(this.source);
     this.lexedAt = this.source.length;
     const complete = completeCount(tokens);
+    this.open = complete < tokens.length ? tokens.findLast((token) => token.type !== 'space')?.type : undefined;
     if (complete === 0) return [];
     const done = tokens.slice(0, complete);
     const consumed = done.map((token) => token.raw).join('');
@@ -99,6 +114,8 @@ export class MarkdownStream {
       const closing = new RegExp(`^ {0,3}${this.fence[0]}{${this.fence.length},}\\s*$`);
       return ended.some((line) => closing.test(line));
     }
+    const continues = this.open === undefined ? undefined : CONTINUES[this.open];
+    if (continues && ended.every((line) => continues.test(line))) return false;
     return this.source.length <= ALWAYS_LEX || this.source.length - this.lexedAt >= this.source.length / 8;
   }
 
@@ -115,6 +132,7 @@ export class MarkdownStream {
     }
     const tokens = (await loadLexer()).lex(this.source);
     this.source = '';
+    this.open = undefined;
     this.line = '';
     this.fence = undefined;
     this.lexedAt = 0;

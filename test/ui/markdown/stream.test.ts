@@ -126,4 +126,35 @@ describe('MarkdownStream', { timeout: 10_000 }, () => {
       assert.deepEqual([...printed, ...(await markdown.end())], (await streamed(source, source.length)).all, 'as if it came whole');
     }
   });
+
+  it('renders a long answer with every kind of block the same in small chunks as whole', async () => {
+    const section = (index: number) =>
+      [
+        `## Part ${index}`,
+        `Text with **bold** and a [link](https://x.dev/${index}),`,
+        'carried on over a second line.',
+        '- an item',
+        '  - nested',
+        '* another list',
+        '',
+        '1. first',
+        '2. second',
+        '',
+        'After the list.',
+        '| a | 東京 |',
+        '| - | - |',
+        `| ${index} | x |`,
+        '> quoted',
+        '> more',
+        '',
+        '```',
+        `code ${index}`,
+        '```',
+        '---',
+        '',
+      ].join('\n');
+    const source = Array.from({ length: 40 }, (_, index) => section(index)).join('\n');
+    const whole = (await streamed(source, source.length)).all;
+    for (const size of [7, 20]) assert.deepEqual((await streamed(source, size)).all, whole, `chunks of ${size}`);
+  });
 });
