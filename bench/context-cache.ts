@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { streamText, type ModelMessage, type ToolSet } from 'ai';
 import { ContextFitter, type Eviction } from '../src/agent/context-fitter.ts';
 import { buildInstructions } from '../src/agent/instructions.ts';
+import { builtInSpec } from '../src/tools/built-in-specs.ts';
 import { tokenUsageOf } from '../src/agent/token-usage.ts';
 import { loadConfig, type CacheMode } from '../src/config.ts';
 import { DASHSCOPE_CACHE_RATES } from '../src/providers/model-catalogue.ts';
@@ -54,7 +55,7 @@ export async function measureContextCache(): Promise<Section> {
   const workspace = mkdtempSync(join(tmpdir(), 'sylvan-bench-cache-'));
   try {
     const tools: ToolSet = createTools({ workspaceRoot: workspace, weather: 'sample', secretPatterns: [], toolTimeoutMs: 60_000 });
-    const instructions = buildInstructions({ workspaceRoot: workspace, toolNames: Object.keys(tools) });
+    const instructions = buildInstructions({ workspaceRoot: workspace, tools: Object.keys(tools).map((name) => builtInSpec(name) ?? { name }) });
     const cached = await replay({ cache: 'explicit', eviction: 'chunks', tools, instructions, workspace });
     const uncached = await replay({ cache: 'off', eviction: 'turns', tools, instructions, workspace });
     const billedRatio = cached.billed / uncached.input;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ModelMessage, ToolSet } from 'ai';
 import { ContextFitter } from '../src/agent/context-fitter.ts';
 import { buildInstructions } from '../src/agent/instructions.ts';
+import { builtInSpec } from '../src/tools/built-in-specs.ts';
 import { createTools } from '../src/tools/index.ts';
 import { buildHistory, TurnFactory, turnMessages } from './history-fixture.ts';
 import type { Row, Section } from './report.ts';
@@ -40,7 +41,7 @@ export function measureContextFitting(): Section[] {
   const workspace = mkdtempSync(join(tmpdir(), 'sylvan-bench-fit-'));
   try {
     const tools: ToolSet = createTools({ workspaceRoot: workspace, weather: 'sample', secretPatterns: [], toolTimeoutMs: 60_000 });
-    const instructions = buildInstructions({ workspaceRoot: workspace, toolNames: Object.keys(tools) });
+    const instructions = buildInstructions({ workspaceRoot: workspace, tools: Object.keys(tools).map((name) => builtInSpec(name) ?? { name }) });
     const fitters: Fitters = {
       real: () => new ContextFitter(REAL_WINDOW, instructions, tools),
       unbounded: () => new ContextFitter(UNBOUNDED_WINDOW, instructions, tools),

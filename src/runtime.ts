@@ -31,9 +31,10 @@ import { createTools } from './tools/index.ts';
 import { TodoList, type TodoItem } from './tools/todo/todo-list.ts';
 import { userContent, withoutImages } from './agent/image-parts.ts';
 import type { ImageAttachment } from './files/image-file.ts';
-import { describeWrite, type WriteFileInput } from './tools/files/write-file.ts';
-import { describeEdit, type EditFileInput } from './tools/files/edit-file.ts';
-import { describeCommand, MAX_TIMEOUT_SECONDS, RUN_COMMAND_LOOP_TIMEOUT_MS, type RunCommandInput } from './tools/shell/run-command.ts';
+import { builtInSpec } from './tools/built-in-specs.ts';
+import { runCommandSpec } from './tools/shell/run-command-spec.ts';
+import { MAX_TIMEOUT_SECONDS } from './tools/shell/command-timeouts.ts';
+import type { CallDescription, ToolSpec } from './tools/tool-spec.ts';
 import { formatCall } from './ui/render.ts';
 import { CommandSandbox } from './sandbox/command-sandbox.ts';
 import { findSandbox } from './sandbox/find-sandbox.ts';
@@ -78,7 +79,9 @@ export interface Runtime {
    */
   runTurn(text: string, signal: AbortSignal, approval: ApprovalPolicy, options?: TurnRequest): AsyncGenerator<AgentEvent, StopReason>;
   /** What the user sees before approving a call: a summary line and a preview. */
-  describeCall(request: ApprovalRequest): Promise<{ summary: string; preview: string; previewFormat?: 'diff' }>;
+  describeCall(request: ApprovalRequest): Promise<CallDescription>;
+  /** What a tool declared (built in, or an MCP server's): approval, plan mode and the display read it. */
+  toolSpec?(toolName: string): ToolSpec | undefined;
   /**
    * Runs a command the user typed (`!command`) through `run_command`'s own machinery — the sandbox,
    * the environment without credentials, the timeout, the bounded output, every held key scrubbed,
@@ -222,8 +225,11 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
   /** Told once, with the first turn's notices. */
   const instructionNotes = refusedInstructions.map((line) => `(${line})`);
   const projectInstructions = instructionsSection(instructionFiles);
+  const specOf = (toolName: string): ToolSpec | undefined => builtInSpec(toolName) ?? mcp.toolSpec(toolName);
+  const instructionsFor = (names: readonly string[]) =>
+    buildInstructions({ workspaceRoot: config.cwd, tools: names.map((name) => specOf(name) ?? { name }), projectInstructions });
   let toolNames = Object.keys(tools);
-  let instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames, projectInstructions });
+  let instructions = instructionsFor(toolNames);
   // SYLVAN_CACHE=off: no cache to keep a prefix stable for, so as much history as fits.
   const eviction = config.cache === 'off' ? 'turns' : 'chunks';
   let fitter = new ContextFitter(windowTokens, instructions, tools, { eviction });
@@ -241,7 +247,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     if (names.join('\n') === toolNames.join('\n')) return;
     currentTools = next;
     toolNames = names;
-    instructions = buildInstructions({ workspaceRoot: config.cwd, toolNames, projectInstructions });
+    instructions = instructionsFor(toolNames);
     fitter.reserveFor(instructions, currentTools);
   };
   const mcpNotices = function* (): Generator<AgentEvent> {
@@ -336,10 +342,10 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
 
   /** Plan mode: the same tools (so a refused call is answered by the policy), fewer offered, and the planning instructions. */
   const planTurn = (answer: LanguageModel) => {
-    const offered = planModeToolNames(currentTools);
+    const offered = planModeToolNames(currentTools, specOf);
     return {
       model: offeringOnly(answer, offered),
-      instructions: buildInstructions({ workspaceRoot: config.cwd, toolNames: offered, projectInstructions }) + PLAN_MODE_INSTRUCTIONS,
+      instructions: instructionsFor(offered) + PLAN_MODE_INSTRUCTIONS,
     };
   };
 
@@ -367,7 +373,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
       limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3 },
       stepTimeoutMs: config.timeoutSeconds * 1000,
       toolTimeoutMs: config.toolTimeoutSeconds * 1000,
-      toolTimeoutOverrides: { run_commandMs: Math.max(RUN_COMMAND_LOOP_TIMEOUT_MS, config.toolTimeoutSeconds * 1000) },
+      toolTimeoutOf: (toolName) => specOf(toolName)?.timeoutMs?.(config.toolTimeoutSeconds * 1000),
       maxRetries: sdkRetries,
       abortSignal: signal,
       approval,
@@ -447,7 +453,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
       // The loop's own way of running a call: the same limit, the same handling of an interrupt.
       const outcome = await executeToolCall(tools.run_command as Tool, { toolCallId: id, input: { command } }, {
         signal,
-        timeoutMs: Math.max(RUN_COMMAND_LOOP_TIMEOUT_MS, config.toolTimeoutSeconds * 1000),
+        timeoutMs: runCommandSpec.timeoutMs!(config.toolTimeoutSeconds * 1000),
         messages: [],
       });
       if (outcome.ok) return { ok: true, output: String(outcome.output) };
@@ -478,17 +484,11 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
       return { ...result, notices: checkpoints.takeNotices() };
     },
     describeCall: async (request) => {
-      switch (request.toolName) {
-        case 'write_file':
-          return describeWrite(config.cwd, request.input as WriteFileInput, { secretPatterns: config.secretPatterns });
-        case 'edit_file':
-          return describeEdit(config.cwd, request.input as EditFileInput, { secretPatterns: config.secretPatterns });
-        case 'run_command':
-          return describeCommand(config.cwd, request.input as RunCommandInput, fenceOf(sandbox));
-        default:
-          return { summary: formatCall(request.toolName, request.input), preview: '' };
-      }
+      const describe = specOf(request.toolName)?.describe;
+      if (!describe) return { summary: formatCall(request.toolName, request.input), preview: '' };
+      return describe(request.input, { workspaceRoot: config.cwd, secretPatterns: config.secretPatterns, fence: fenceOf(sandbox) });
     },
+    toolSpec: specOf,
     clear() {
       session.close();
       session = newSession();

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import type { AgentEvent } from '../src/agent/events.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
-import { nonInteractiveApproval } from '../src/ui/approval-prompt.ts';
+import { printApproval } from './helpers/approval-policies.ts';
 import { tempFolder } from './helpers/children.ts';
 import { contentText } from './helpers/chat-requests.ts';
 import { text, type DashScopeServer, type RecordedRequest, type ScriptedUsage } from './helpers/dashscope-server.ts';
@@ -64,7 +64,7 @@ async function startRuntime(usage: ScriptedUsage): Promise<Started> {
 async function turn(runtime: Runtime, line: string): Promise<AgentEvent[]> {
   const events: AgentEvent[] = [];
   const collect = async () => {
-    for await (const event of runtime.runTurn(line, new AbortController().signal, nonInteractiveApproval(false))) events.push(event);
+    for await (const event of runtime.runTurn(line, new AbortController().signal, printApproval(false))) events.push(event);
   };
   await withDeadline(collect(), 30_000, `the turn "${line.slice(0, 20)}…" to end`);
   const end = events.find((event) => event.type === 'turn-end');

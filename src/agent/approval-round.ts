@@ -33,7 +33,7 @@ export async function* approvalRound(
   let running: { call: StepCall; execution: Promise<ExecutionOutcome> }[] = [];
 
   const run = (call: StepCall) => {
-    const timeoutMs = options.toolTimeoutOverrides?.[`${call.toolName}Ms`] ?? options.toolTimeoutMs;
+    const timeoutMs = options.toolTimeoutOf?.(call.toolName) ?? options.toolTimeoutMs;
     const tool = options.tools[call.toolName];
     const execution = tool
       ? executeToolCall(tool, call, { signal: options.abortSignal, timeoutMs, messages: sent })

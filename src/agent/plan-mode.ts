@@ -1,5 +1,5 @@
 import { wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware, type ToolSet } from 'ai';
-import { PLAN_MODE_TOOLS } from '../tools/approval-mode.ts';
+import { onlyReads, type ToolSpecLookup } from '../tools/tool-spec.ts';
 
 /** Added to the system prompt for a turn in plan mode. */
 export const PLAN_MODE_INSTRUCTIONS = [
@@ -10,9 +10,12 @@ export const PLAN_MODE_INSTRUCTIONS = [
   'End by telling the user that they can switch to ask or auto-edit mode (Shift+Tab or /mode) and say "go" to have you carry out the plan.',
 ].join('\n');
 
-/** The names of the tools a plan-mode turn offers: the read-only built-ins. */
-export function planModeToolNames(tools: ToolSet): string[] {
-  return Object.keys(tools).filter((name) => PLAN_MODE_TOOLS.has(name));
+/**
+ * The names of the tools a plan-mode turn offers: those whose spec declares a read-only kind. A
+ * tool without a spec (or any MCP server's tool, which may write) is not offered.
+ */
+export function planModeToolNames(tools: ToolSet, specOf: ToolSpecLookup): string[] {
+  return Object.keys(tools).filter((name) => onlyReads(specOf(name)));
 }
 
 /**

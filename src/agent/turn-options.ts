@@ -17,9 +17,12 @@ export interface ApprovalDecision {
   reason?: string;
 }
 
-/** Who decides about tool calls that change things. The loop asks; the UI answers. */
+/**
+ * Who decides about tool calls: the loop asks before each call runs. `Approval`
+ * (`approval/approval-policy.ts`) is the one policy; front ends supply only how to ask.
+ */
 export interface ApprovalPolicy {
-  /** `ask` the user, `allow` without asking, or `deny` with a reason the model reads. */
+  /** `ask` the user, `allow` without asking, `deny` with a reason the model reads, or `not-needed` (nothing to approve). */
   decide(toolName: string, input: unknown): 'ask' | 'allow' | { deny: string } | 'not-needed';
   /** Asks the user; resolves with their answer. Must settle when `signal` aborts. */
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
@@ -42,8 +45,8 @@ export interface TurnOptions {
   stepTimeoutMs: number;
   /** Bounds each tool execution; a slow tool's result becomes an error the model reads. */
   toolTimeoutMs: number;
-  /** Per-tool limits that replace `toolTimeoutMs`, keyed `<toolName>Ms` (a command's own timeout may be longer). */
-  toolTimeoutOverrides?: Record<string, number>;
+  /** A tool's own limit where its spec declares one (a command's own timeout may be longer); else `toolTimeoutMs`. */
+  toolTimeoutOf?: (toolName: string) => number | undefined;
   maxRetries: number;
   /** The user's interrupt (Ctrl-C). */
   abortSignal: AbortSignal;

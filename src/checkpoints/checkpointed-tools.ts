@@ -1,5 +1,6 @@
 import type { Tool, ToolSet } from 'ai';
 import { resolveWorkspaceTarget } from '../tools/files/workspace-path.ts';
+import type { ToolSpecLookup } from '../tools/tool-spec.ts';
 import type { FinishRecording } from './session-checkpoints.ts';
 
 /** What the wrapped tools call; `SessionCheckpoints` is one (through a getter, since /clear starts a new session). */
@@ -8,32 +9,30 @@ export interface CheckpointRecorder {
   beforeCommand(toolName: string): Promise<FinishRecording>;
 }
 
-/** The tools that change the workspace, and how. MCP tools carry no marking of whether they write, so none is here. */
-const FILE_TOOLS = new Set(['write_file', 'edit_file']);
-const COMMAND_TOOLS = new Set(['run_command']);
-
 /**
- * Wraps the `execute` of every tool that changes the workspace so that its checkpoint is recorded
+ * Wraps the `execute` of every tool whose spec declares a checkpoint so that it is recorded
  * inside the call, just before the change (an approved call may run at the start of the next
  * step), and finished when the call itself has finished (a stopped command included). Other tools
- * pass through untouched.
+ * pass through untouched; MCP tools carry no marking of whether they write, so none declares one.
  */
 export function withCheckpoints<TOOLS extends ToolSet>(
   tools: TOOLS,
   recorder: () => CheckpointRecorder | undefined,
   workspace: { workspaceRoot: string; secretPatterns: readonly string[] },
+  specOf: ToolSpecLookup,
 ): TOOLS {
   const wrapped: Record<string, Tool> = {};
   for (const [name, original] of Object.entries(tools) as [string, Tool][]) {
     const execute = original.execute;
-    if (!execute || !(FILE_TOOLS.has(name) || COMMAND_TOOLS.has(name))) {
+    const checkpoint = specOf(name)?.checkpoint;
+    if (!execute || !checkpoint) {
       wrapped[name] = original;
       continue;
     }
     wrapped[name] = {
       ...original,
       execute: async (input: unknown, options: Parameters<NonNullable<Tool['execute']>>[1]) => {
-        const finish = await start(name, input);
+        const finish = await start(name, checkpoint, input);
         try {
           return await execute(input, options);
         } finally {
@@ -44,10 +43,10 @@ export function withCheckpoints<TOOLS extends ToolSet>(
   }
   return wrapped as TOOLS;
 
-  async function start(name: string, input: unknown): Promise<FinishRecording> {
+  async function start(name: string, checkpoint: 'file' | 'command', input: unknown): Promise<FinishRecording> {
     const current = recorder();
     if (!current) return async () => {};
-    if (COMMAND_TOOLS.has(name)) return current.beforeCommand(name);
+    if (checkpoint === 'command') return current.beforeCommand(name);
     const userPath = (input as { path?: unknown } | undefined)?.path;
     if (typeof userPath !== 'string') return async () => {};
     try {

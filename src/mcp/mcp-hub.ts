@@ -1,5 +1,6 @@
 import type { Tool } from 'ai';
-import type { ApprovalScopeResolver } from '../tools/approval-scope.ts';
+import type { ToolSpec } from '../tools/tool-spec.ts';
+import { listResourcesSpec, readResourceSpec } from './resource-tool-specs.ts';
 import { McpConnection, type ServerStatus } from './mcp-connection.ts';
 import type { PromptTurn } from './prompt-messages.ts';
 import type { McpPrompt } from './prompt-list.ts';
@@ -171,15 +172,19 @@ export class McpHub {
   }
 
   /**
-   * MCP tools need approval unless their server is trusted or the settings approved the tool. An
+   * What an MCP tool is: nothing marks whether it writes, so it is of kind `other` (refused in plan
+   * mode) and asked about unless its server is trusted or the settings approved the tool. An
    * "always" answer covers that one tool (`mcp:<server>__<tool>`): a server's other tools may do
-   * very different things.
+   * very different things. The resource tools only read. Undefined for a name no server offers.
    */
-  readonly approvalScopes: ApprovalScopeResolver = (toolName) => {
+  toolSpec(toolName: string): ToolSpec | undefined {
+    if (toolName === listResourcesSpec.name) return listResourcesSpec;
+    if (toolName === readResourceSpec.name) return readResourceSpec;
     const connection = this.offeredBy.get(toolName);
-    if (!connection || connection.config.trust === true || this.approved.has(toolName)) return undefined;
-    return { kind: 'mcp', key: `mcp:${toolName}`, alwaysLabel: `${toolName} this session` };
-  };
+    if (!connection) return undefined;
+    if (connection.config.trust === true || this.approved.has(toolName)) return { name: toolName, kind: 'other', trusted: true };
+    return { name: toolName, kind: 'other', scope: () => ({ kind: 'mcp', key: `mcp:${toolName}`, alwaysLabel: `${toolName} this session` }) };
+  }
 
   async close(): Promise<void> {
     process.off('SIGTERM', this.onSignal);

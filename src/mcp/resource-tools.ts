@@ -2,6 +2,7 @@ import { tool, type ToolSet } from 'ai';
 import { z } from 'zod';
 import { countOf } from '../tools/count-of.ts';
 import { bounded } from './call-result.ts';
+import { listResourcesSpec, readResourceSpec } from './resource-tool-specs.ts';
 import type { ResourceText } from './resource-contents.ts';
 import type { McpResource } from './resource-list.ts';
 
@@ -28,7 +29,7 @@ export function createResourceTools(source: ResourceSource): ToolSet {
     );
   };
   return {
-    list_mcp_resources: tool({
+    [listResourcesSpec.name]: tool({
       description:
         'List the resources (documents and data) the MCP servers offer: server, URI, name, type. Read one with read_mcp_resource.',
       inputSchema: z.object({ server: z.string().optional().describe('Only this MCP server; all servers when absent') }),
@@ -46,7 +47,7 @@ export function createResourceTools(source: ResourceSource): ToolSet {
         return bounded(lines.join('\n') || 'No MCP server offers resources right now.');
       },
     }),
-    read_mcp_resource: tool({
+    [readResourceSpec.name]: tool({
       description: "Read one resource of an MCP server by its URI (from list_mcp_resources, or one the user named as @server:uri). Text only; binary parts are named, not returned.",
       inputSchema: z.object({
         server: z.string().describe('The MCP server, as list_mcp_resources names it'),

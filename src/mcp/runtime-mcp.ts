@@ -2,7 +2,7 @@ import type { ToolSet } from 'ai';
 import type { Config } from '../config.ts';
 import { redactSecrets } from '../agent/redact-secrets.ts';
 import { checkSettings } from '../settings/check-settings.ts';
-import type { ApprovalScopeResolver } from '../tools/approval-scope.ts';
+import type { ToolSpec } from '../tools/tool-spec.ts';
 import { withTimeoutMessages } from '../tools/with-timeout-messages.ts';
 import type { McpHub, ServerSummary } from './mcp-hub.ts';
 import type { McpPrompt } from './prompt-list.ts';
@@ -17,7 +17,8 @@ import type { McpServerConfig } from './server-config.ts';
 export interface RuntimeMcp {
   /** Approval scope keys the user's settings approved ahead: allowed all session, kept by /approvals. */
   readonly approvedAhead: readonly string[];
-  readonly approvalScopes: ApprovalScopeResolver;
+  /** What a server's tool is (approval, plan mode): undefined for a name no ready server offers. */
+  toolSpec(toolName: string): ToolSpec | undefined;
   /** The servers' keys as the settings give them: header values, credential variables, URL passwords. */
   readonly secrets: readonly string[];
   /** The tools of the servers ready now. */
@@ -76,7 +77,7 @@ export function startRuntimeMcp(config: Config, sandbox?: CommandSandbox): Runti
   return {
     approvedAhead: checked.approvedAhead,
     secrets,
-    approvalScopes: (toolName, input) => hub?.approvalScopes(toolName, input),
+    toolSpec: (toolName) => hub?.toolSpec(toolName),
     tools: () => (hub ? withTimeoutMessages(hub.tools(), toolTimeoutMs) : {}),
     async settled(timeoutMs) {
       await loading.catch(() => {});

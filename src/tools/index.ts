@@ -17,6 +17,17 @@ import type { SearchConfig } from './web/web-config.ts';
 import { createWebTools } from './web/web-tools.ts';
 import { redactSecrets } from '../agent/redact-secrets.ts';
 import { TodoList } from './todo/todo-list.ts';
+import { builtInSpec } from './built-in-specs.ts';
+import { calculatorSpec } from './math/calculator-spec.ts';
+import { currentTimeSpec } from './time/current-time-spec.ts';
+import { editFileSpec } from './files/edit-file-spec.ts';
+import { listFilesSpec } from './files/list-files-spec.ts';
+import { readFileSpec } from './files/read-file-spec.ts';
+import { searchFilesSpec } from './files/search-files-spec.ts';
+import { writeFileSpec } from './files/write-file-spec.ts';
+import { runCommandSpec } from './shell/run-command-spec.ts';
+import { todoWriteSpec } from './todo/todo-write-spec.ts';
+import { weatherSpec } from './weather/weather-spec.ts';
 import { createTodoWriteTool } from './todo/todo-write.ts';
 
 export interface ToolContext {
@@ -43,31 +54,31 @@ export interface ToolContext {
   todo?: TodoList;
 }
 
-/** The registry: every tool the model can call, made for this workspace. */
+/** The registry: every tool the model can call, made for this workspace, each under its spec's name (`built-in-specs.ts`). */
 export function createTools(context: ToolContext) {
   const workspace = { workspaceRoot: context.workspaceRoot, secretPatterns: [...context.secretPatterns] };
   const tools = {
-    get_weather: createWeatherTool({ source: context.weather, fetch: context.fetch }),
-    calculate: createCalculatorTool(),
-    current_time: createCurrentTimeTool(),
-    read_file: createReadFileTool(workspace),
-    list_files: createListFilesTool(workspace),
-    write_file: createWriteFileTool(workspace),
-    edit_file: createEditFileTool(workspace),
-    search_files: createSearchFilesTool(workspace),
-    run_command: createRunCommandTool({
+    [weatherSpec.name]: createWeatherTool({ source: context.weather, fetch: context.fetch }),
+    [calculatorSpec.name]: createCalculatorTool(),
+    [currentTimeSpec.name]: createCurrentTimeTool(),
+    [readFileSpec.name]: createReadFileTool(workspace),
+    [listFilesSpec.name]: createListFilesTool(workspace),
+    [writeFileSpec.name]: createWriteFileTool(workspace),
+    [editFileSpec.name]: createEditFileTool(workspace),
+    [searchFilesSpec.name]: createSearchFilesTool(workspace),
+    [runCommandSpec.name]: createRunCommandTool({
       workspaceRoot: context.workspaceRoot,
-      onProgress: context.onProgress && ((toolCallId, text) => context.onProgress?.(toolCallId, 'run_command', text)),
+      onProgress: context.onProgress && ((toolCallId, text) => context.onProgress?.(toolCallId, runCommandSpec.name, text)),
       sandbox: context.sandbox,
       networkGrants: context.networkGrants,
       get heldKeys() {
         return context.secrets?.() ?? [];
       },
     }),
-    todo_write: createTodoWriteTool(context.todo ?? new TodoList(), (text) => redactSecrets(text, context.secrets?.() ?? [])),
+    [todoWriteSpec.name]: createTodoWriteTool(context.todo ?? new TodoList(), (text) => redactSecrets(text, context.secrets?.() ?? [])),
     ...createWebTools(context.search, { fetch: context.fetch, toolTimeoutMs: context.toolTimeoutMs }),
   } satisfies ToolSet;
   // Inside the timeout wrapper: a stopped command's checkpoint is finished when it has really ended.
-  const recorded = context.checkpoints ? withCheckpoints(tools, context.checkpoints, workspace) : tools;
+  const recorded = context.checkpoints ? withCheckpoints(tools, context.checkpoints, workspace, builtInSpec) : tools;
   return withSecretsScrubbed(withTimeoutMessages(recorded, context.toolTimeoutMs), context.secrets ?? (() => []));
 }

@@ -1,4 +1,4 @@
-import type { ApprovalScope } from '../tools/approval-scope.ts';
+import type { ApprovalScope } from '../tools/tool-spec.ts';
 
 /** One answer of a one-key menu: the key that picks it and what it says. */
 export interface Choice {

@@ -1,6 +1,7 @@
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { Runtime } from '../runtime.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
+import { runCommandSpec } from '../tools/shell/run-command-spec.ts';
 import { sanitizeLine } from './sanitize.ts';
 
 /** What running a custom command's `` !`…` `` lines needs: the approval the model's calls get, and the runtime's shell. */
@@ -38,13 +39,13 @@ export function shellLineRunner(context: ShellLineContext): (command: string) =>
     if (!runCommandLine) return { ok: false, reason: `${shown} cannot run here` };
     const input = { command };
     const toolCallId = `command-line-${++lineCount}`;
-    const decision = context.policy.decide('run_command', input);
+    const decision = context.policy.decide(runCommandSpec.name, input);
     if (typeof decision === 'object') {
       const why = context.mode === 'plan' ? 'plan mode runs no commands (Shift+Tab or /mode switches it)' : context.cannotAsk;
       return { ok: false, reason: `${shown} was not run: ${why}` };
     }
     if (decision === 'ask') {
-      const answer = await context.interruptible((signal) => context.policy.ask({ toolCallId, toolName: 'run_command', input }, signal));
+      const answer = await context.interruptible((signal) => context.policy.ask({ toolCallId, toolName: runCommandSpec.name, input }, signal));
       if (!answer.approved) return { ok: false, reason: `${shown} was not approved` };
     }
     const stopStatus = context.status?.(`Running ${sanitizeLine(command)}…`) ?? (() => {});

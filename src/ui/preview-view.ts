@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import type { CallDescription } from './approval-prompt.ts';
+import type { CallDescription } from '../tools/tool-spec.ts';
 
 const GUTTER = '  │ ';
 /** Below this share of a changed line kept, the pair is two different lines, not an edited one: no word highlights. */

@@ -3,7 +3,8 @@ import type { Config } from '../config.ts';
 import type { Runtime } from '../runtime.ts';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
-import { nonInteractiveApproval } from './approval-prompt.ts';
+import { Approval } from '../approval/approval-policy.ts';
+import { printModeCannotAsk } from '../approval/nobody-to-ask.ts';
 import { CutOffWatch } from './cut-off-notice.ts';
 import { jsonEventLine } from './json-event-line.ts';
 import { chalkFor, EventRenderer, type Output } from './render.ts';
@@ -32,9 +33,12 @@ export interface PrintOptions {
 export async function runPrint(options: PrintOptions): Promise<number> {
   const { config, stdout, stderr } = options;
   const mode = config.approvalMode ?? 'ask';
-  const approval = nonInteractiveApproval(config.yes, options.runtime.mcp?.approvalScopes, options.runtime.mcp?.approvedAhead, {
-    mode: () => mode,
-    workspaceRoot: config.cwd,
+  const approval = new Approval({
+    specs: options.runtime.toolSpec,
+    yes: config.yes,
+    approvedAhead: options.runtime.mcp?.approvedAhead,
+    modes: { mode: () => mode, workspaceRoot: config.cwd },
+    asker: printModeCannotAsk,
   });
   // An MCP prompt or a custom command that could not be sent has said why on stderr.
   const turn = await promptOrMessage(options, approval, mode);

@@ -1,10 +1,9 @@
 import type { ChalkInstance } from 'chalk';
-import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { LoadedCommands } from '../commands/custom-command.ts';
 import type { Config } from '../config.ts';
 import type { Runtime } from '../runtime.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
-import type { InteractiveApproval } from './approval-prompt.ts';
+import type { Approval } from '../approval/approval-policy.ts';
 import type { PickRequest } from './input/line-reader-contract.ts';
 import type { Output } from './render.ts';
 import type { ThinkingDisplay } from './terminal-renderer.ts';
@@ -22,9 +21,8 @@ export interface StatusLine {
 export interface ReplState {
   config: Config;
   runtime: Runtime;
-  approval: InteractiveApproval;
-  /** The policy a turn uses now (the interactive one, or the piped REPL's that asks no one): a custom command's `!` lines follow it. */
-  policy: ApprovalPolicy;
+  /** The one approval policy, asking through the terminal (or nobody, reading a pipe): turns and a custom command's `!` lines follow it. */
+  approval: Approval;
   /** The custom commands read at start (`.sylvan/commands/`, `$SYLVAN_HOME/commands/`). */
   customCommands?: LoadedCommands;
   /** Writes bytes to the terminal as they are; absent when the output is not a terminal (only /copy's OSC 52 uses it). */

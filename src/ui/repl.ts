@@ -1,7 +1,9 @@
 import type { Config } from '../config.ts';
 import { emptyUsage, type StopReason } from '../agent/events.ts';
 import type { Runtime, TurnRequest } from '../runtime.ts';
-import { InteractiveApproval, pipedReplApproval } from './approval-prompt.ts';
+import { Approval } from '../approval/approval-policy.ts';
+import { pipeCannotAsk } from '../approval/nobody-to-ask.ts';
+import { TerminalAsker } from './approval-prompt.ts';
 import type { LineReader } from './line-reader.ts';
 import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
 import { runSlashCommand } from './slash-commands.ts';
@@ -81,27 +83,30 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   const getState = async (): Promise<ReplState> => {
     if (state) return state;
     const runtime = await (runtimePromise ??= options.loadRuntime());
-    const approval = new InteractiveApproval(
+    const asker = new TerminalAsker({
       reader,
-      async (description) => {
+      show: async (description) => {
         if (description.preview) print(await formatPreview(description, colour));
       },
-      (request) => runtime.describeCall(request),
-      options.config.yes,
-      () => turnController?.abort(),
-      runtime.mcp?.approvalScopes,
-      runtime.mcp?.approvedAhead,
-      { mode: () => mode, workspaceRoot: options.config.cwd },
-      runtime.networkGrants && {
-        offered: (request) => request.toolName === 'run_command' && runtime.sandbox?.state.state === 'on' && !runtime.sandbox.state.network,
+      describe: (request) => runtime.describeCall(request),
+      onInterrupt: () => turnController?.abort(),
+      network: runtime.networkGrants && {
+        offered: (question) => question.kind === 'command' && runtime.sandbox?.state.state === 'on' && !runtime.sandbox.state.network,
         grant: (toolCallId) => runtime.networkGrants?.grant(toolCallId),
       },
-    );
+    });
+    // A pipe's next line is the user's next question, never an answer: the same policy, nobody to ask.
+    const approval = new Approval({
+      specs: runtime.toolSpec,
+      yes: options.config.yes,
+      approvedAhead: runtime.mcp?.approvedAhead,
+      modes: { mode: () => mode, workspaceRoot: options.config.cwd },
+      asker: options.pipedInput ? pipeCannotAsk : asker,
+    });
     state = {
       config: options.config,
       runtime,
       approval,
-      policy: options.pipedInput ? pipedReplApproval(approval) : approval,
       customCommands: options.customCommands,
       ...(output.isTTY && { writeTerminal: (bytes: string) => output.write(bytes) }),
       interruptible: async (work) => {
@@ -250,7 +255,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     let turnUsage = emptyUsage();
     let stopReason: StopReason | undefined;
     try {
-      const policy = current.policy;
+      const policy = current.approval;
       const turnMode = mode;
       planned = turnMode === 'plan';
       const request = { mode: turnMode, images, ...(turnModel !== undefined && { model: turnModel }) };

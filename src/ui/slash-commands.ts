@@ -319,7 +319,7 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<S
 async function customCommandTurn(custom: CustomCommand, argument: string, state: ReplState): Promise<CommandTurn | undefined> {
   const { prepareCommandTurn } = await import('./command-turn.ts');
   return prepareCommandTurn(custom, argument, {
-    policy: state.policy,
+    policy: state.approval,
     runtime: state.runtime,
     mode: state.mode,
     cannotAsk: "Sylvan's input is a pipe, so it cannot ask; rerun with --yes (or SYLVAN_YES=1) to allow it",

@@ -1,3 +1,4 @@
+import { runCommandSpec } from '../tools/shell/run-command-spec.ts';
 import { cutToWidth, wrapStyled } from './display-width.ts';
 import type { ReplState } from './repl-state.ts';
 import { sanitizeLine } from './sanitize.ts';
@@ -28,7 +29,7 @@ export async function runUserCommand(line: string, state: ReplState, options: { 
     .finally(status);
   const record: ToolCallRecord = {
     toolCallId: `user-command-${startedAt}`,
-    toolName: 'run_command',
+    toolName: runCommandSpec.name,
     input: { command },
     startedAt,
     endedAt: Date.now(),

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
-import { text } from '../helpers/dashscope-server.ts';
+import { text, toolCalls } from '../helpers/dashscope-server.ts';
 
 // Issue 23, section 2: an answer the model stopped at its output limit (finish reason `length`)
 // is shown whole, then one line says it was cut off; print mode still exits 0, and --json
@@ -42,5 +45,32 @@ describe('a cut-off answer says so', TIMEOUT, () => {
     const end = JSON.parse(lines(result.stdout).at(-1) ?? '{}') as { finishReason?: string };
     assert.equal(end.finishReason, 'stop');
     assert.equal(result.stderr, '');
+  });
+});
+
+// A call written as the answer hit the output limit may be cut off even when its JSON parses (a
+// path or a content cut short is still valid JSON): it is not run, and the model is told why.
+const writeCall = { id: 'call_write', name: 'write_file', arguments: { path: 'notes.txt', content: 'the first half' } };
+const writeWith = (finishReason: string) =>
+  inProcessAgainstServer(
+    { replies: [toolCalls([writeCall], { finishReason }), text('Noted.')] },
+    { args: ['-p', '--yes', 'write my notes'], key: KEY },
+  );
+const cutWrite = writeWith('length');
+const wholeWrite = writeWith('tool_calls');
+
+describe('a call written as the answer hit the output limit', TIMEOUT, () => {
+  test('is not run even though its arguments parse; the model reads why', async () => {
+    const { server, cwd, result } = await cutWrite;
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(existsSync(join(cwd, 'notes.txt')), false, 'nothing was written');
+    assert.match(toolResultText(requestAt(server, 1), 'call_write'), /^Not run: your answer hit the output limit \(finish reason: length\)/);
+  });
+
+  test('the same call in a whole answer runs', async () => {
+    const { server, cwd, result } = await wholeWrite;
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(readFileSync(join(cwd, 'notes.txt'), 'utf8'), 'the first half');
+    assert.doesNotMatch(toolResultText(requestAt(server, 1), 'call_write'), /Not run/);
   });
 });

@@ -4,7 +4,8 @@ import { requestAt, toolResultText, assertEveryRequestValid } from '../helpers/c
 import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
 import { raw, text, toolCalls } from '../helpers/dashscope-server.ts';
 import { startPageServer } from '../helpers/page-server.ts';
-import { runCliInProcess } from '../helpers/run-cli-in-process.ts';
+import { runCliInProcess, tempWorkspace } from '../helpers/run-cli-in-process.ts';
+import { writeUserSettings } from '../mcp/mcp-helpers.ts';
 import { startSearchServer, type SearchBehaviour, type SearchService } from '../helpers/search-servers.ts';
 import { closeAtEnd } from '../helpers/served.ts';
 
@@ -95,6 +96,19 @@ describe('web_fetch through sylvan -p', { timeout: 60_000 }, () => {
   const denied = fetchRun(['-p', 'read the article'], { SYLVAN_FETCH_ALLOW_PRIVATE: '1' });
   const approved = fetchRun(['-p', '--yes', 'read the article'], { SYLVAN_FETCH_ALLOW_PRIVATE: '1' });
   const guarded = fetchRun(['-p', '--yes', 'read the article']);
+  // The user's settings approve 127.0.0.1 ahead; the model also asks for 127.0.0.10, whose key
+  // `domain:127.0.0.10` starts with the approved one (as `domain:example.com.evil.net` starts with
+  // `domain:example.com`; a loopback address keeps the test off the network).
+  const approvedAhead = startPageServer().then(closeAtEnd).then(async (site) => {
+    const cwd = tempWorkspace();
+    writeUserSettings(cwd, { permissions: { allow: ['domain:127.0.0.1'] } });
+    const longer = `http://127.0.0.10:${new URL(site.url).port}/article`;
+    const calls = [
+      { id: 'call_exact', name: 'web_fetch', arguments: { url: `${site.url}/article` } },
+      { id: 'call_longer', name: 'web_fetch', arguments: { url: longer } },
+    ];
+    return { site, ...(await inProcessAgainstServer({ replies: [toolCalls(calls), text('Read one.')] }, { key: KEY, cwd, args: ['-p', 'read both'], env: { SYLVAN_FETCH_ALLOW_PRIVATE: '1' } })) };
+  });
 
   test('an unapproved domain is denied in print mode: nothing is fetched, the model hears why', async () => {
     const { site, server, result } = await denied;
@@ -109,6 +123,14 @@ describe('web_fetch through sylvan -p', { timeout: 60_000 }, () => {
     const observation = toolResultText(requestAt(server, 1), 'call_fetch');
     assert.match(observation, /readable-marker-71c/);
     assert.doesNotMatch(observation, /script-marker|nav-marker|footer-marker|secret-style/);
+  });
+
+  test('permissions.allow approves exactly its own domain, never a longer one it is the start of', async () => {
+    const { site, server, result } = await approvedAhead;
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(toolResultText(requestAt(server, 1), 'call_exact'), /readable-marker-71c/);
+    assert.equal(site.requests.filter((request) => request.path === '/article').length, 1, 'only the approved domain was fetched');
+    assert.match(toolResultText(requestAt(server, 1), 'call_longer'), /^web_fetch needs the user's approval.*--yes/);
   });
 
   test('without the override the loopback address is refused even with --yes', async () => {

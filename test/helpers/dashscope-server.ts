@@ -35,6 +35,8 @@ export type Reply =
       /** DashScope continuation chunks either omit `function.name` or send it as "". Default 'omit'. */
       continuationName?: 'omit' | 'empty';
       usage?: ScriptedUsage;
+      /** Default 'tool_calls'; 'length' is an answer that hit the output limit while writing the calls. */
+      finishReason?: string;
     }
   | { kind: 'http-error'; status: number; body?: string | object; headers?: Record<string, string> }
   /** Never finishes. `headers` sends the 200 SSE headers first; `text` also streams those deltas first. */
@@ -98,7 +100,7 @@ export const text = (content: string, options: { chunkSize?: number; finishReaso
 
 export const toolCalls = (
   calls: ScriptedToolCall[],
-  options: { text?: string; continuationName?: 'omit' | 'empty'; usage?: ScriptedUsage } = {},
+  options: { text?: string; continuationName?: 'omit' | 'empty'; usage?: ScriptedUsage; finishReason?: string } = {},
 ): Reply => ({ kind: 'tool-calls', calls, ...options });
 
 /** Without `body`, answers with DashScope's own error JSON for that status. */
@@ -235,7 +237,7 @@ async function sendReply(reply: Reply, body: ChatRequestBody, response: ServerRe
         const hasText = reply.text !== undefined && reply.text !== '';
         if (hasText) events.push(...textChunks(chunk, reply.text ?? ''));
         const options = { withRole: !hasText, complete: true, continuationName: reply.continuationName };
-        events.push(...toolCallChunks(chunk, reply.calls, options), chunk.choice({}, 'tool_calls'));
+        events.push(...toolCallChunks(chunk, reply.calls, options), chunk.choice({}, reply.finishReason ?? 'tool_calls'));
         output = (reply.text ?? '') + reply.calls.map((call) => call.name + argumentsText(call)).join('');
       }
       if (body.stream_options?.include_usage === true) events.push(chunk.usage(reply.usage ?? estimateUsage(body, output)));

@@ -1,4 +1,4 @@
-// Run by guarded-claims-mcp.test.ts: starts an McpHub with one stdio server, prints the server's
+// Run by server-exit-hook.test.ts: starts an McpHub with one stdio server, prints the server's
 // pid once it is ready, then leaves through process.exit() without calling hub.close(): only the
 // process-exit hook can end the server. (Run from source through tsx: it is the hub under test,
 // not the CLI.) Arguments: the server script, its PID_FILE, its EVENT_FILE, the workspace.

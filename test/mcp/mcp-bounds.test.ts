@@ -29,6 +29,18 @@ function workspaceWith(server: Record<string, unknown>): string {
 const run = (cwd: string, replies: Reply[], options: { args?: string[]; stdin?: string } = {}) =>
   cliAgainstServer({ replies }, { key: KEY, cwd, args: options.args ?? ['-p', '用工具'], stdin: options.stdin, killAfterMs: 60_000 });
 
+describe('list_mcp_resources', { timeout: 120_000 }, () => {
+  it("200 resources with long URIs: the model reads the list cut at the MCP result bound, and is told it was cut", async () => {
+    const cwd = workspaceWith({ env: { MANY_RESOURCES: '200' } });
+    const { server, result } = await run(cwd, [toolCalls([{ id: 'call_list', name: 'list_mcp_resources', arguments: {} }]), text('好。')]);
+    assert.equal(result.code, 0, result.stderr.slice(0, 2000));
+    const listed = toolResultText(requestAt(server, 1), 'call_list');
+    assert.match(listed, /^probe: 200 resources\n  test:\/\/resources\/1\//);
+    assert.match(listed, /\[… cut: the result had [\d,]+ characters, only the first 8,000 are shown\]$/);
+    assert.ok(listed.length < 8_200, `${listed.length} characters`);
+  });
+});
+
 describe('an oversized MCP message drops that server with one line (failure 4)', { timeout: 120_000 }, () => {
   it('11 MB without a newline at start-up: the server is dropped, the question is answered, exit 0', async () => {
     const cwd = workspaceWith({ env: { FLOOD_AT_START: String(11 * 1024 * 1024) } });
@@ -96,6 +108,20 @@ describe("a server's tool list is bounded (failure 7)", { timeout: 120_000 }, ()
     const lines = linesAbout(result.stderr, 'probe');
     assert.equal(lines.length, 1, result.stderr);
     assert.match(lines[0] ?? '', /MCP server probe offers 10,011 tools .*only the first \d+ .*"maxTools" and "maxToolSchemaBytes"/);
+  });
+
+  it('404 tools with the count bound raised: only the definitions that fit the default 100 kB together are offered', async () => {
+    // Each definition (~370 bytes) fits by itself; all of them (~150 kB) do not.
+    const cwd = workspaceWith({ env: { MANY_TOOLS: '400' }, maxTools: 1_000 });
+    const { server, result } = await run(cwd, [text('好。')]);
+    assert.equal(result.code, 0, result.stderr.slice(0, 2000));
+    const offered = (requestAt(server, 0).body?.tools ?? []).filter((tool) => tool.function.name.startsWith('probe__'));
+    assert.ok(offered.length > 100 && offered.length < 404, `${offered.length} offered`);
+    const bytes = offered.reduce((sum, tool) => sum + Buffer.byteLength(JSON.stringify(tool.function)), 0);
+    assert.ok(bytes <= 110_000, `${bytes} bytes of definitions offered`);
+    const lines = linesAbout(result.stderr, 'probe');
+    assert.equal(lines.length, 1, result.stderr);
+    assert.match(lines[0] ?? '', new RegExp(`MCP server probe offers 404 tools .*only the first ${offered.length} `));
   });
 
   it('raised per server, its bounds let all 10,011 through, and the context warning names the tools, not the message', async () => {

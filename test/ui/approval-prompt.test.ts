@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { ApprovalRequest } from '../../src/agent/turn-options.ts';
 import type { ApprovalMode } from '../../src/tools/approval-mode.ts';
 import type { Choice } from '../../src/ui/approval-menu.ts';
-import { InteractiveApproval, nonInteractiveApproval } from '../../src/ui/approval-prompt.ts';
+import { printApproval, terminalApproval } from '../helpers/approval-policies.ts';
 import type { ChoiceResult, LineReader, ReadResult } from '../../src/ui/line-reader.ts';
 
 /** A reader that answers from a script and records what it was asked. */
@@ -30,45 +30,61 @@ function approvalWith(script: ReadResult[], options: { yes?: boolean } = {}) {
   const shown: { summary: string; preview: string }[] = [];
   let interrupts = 0;
   const described: ApprovalRequest[] = [];
-  const approval = new InteractiveApproval(
-    reader,
-    (lines) => shown.push(lines),
-    async (request) => {
-      described.push(request);
-      return { summary: 'write_file hello.txt (1 line)', preview: '+ hi' };
+  const approval = terminalApproval(
+    {
+      reader,
+      show: (lines) => shown.push(lines),
+      describe: async (request) => {
+        described.push(request);
+        return { summary: 'write_file hello.txt (1 line)', preview: '+ hi' };
+      },
+      onInterrupt: () => interrupts++,
     },
-    options.yes ?? false,
-    () => interrupts++,
+    { yes: options.yes ?? false },
   );
   return { approval, reader, shown, described, interrupts: () => interrupts };
 }
 
-describe('nonInteractiveApproval', () => {
+describe('print mode approval', () => {
   test('without --yes, write_file is denied with a reason that mentions --yes', () => {
-    const decision = nonInteractiveApproval(false).decide('write_file', {});
+    const decision = printApproval(false).decide('write_file', {});
     assert.ok(typeof decision === 'object' && 'deny' in decision, JSON.stringify(decision));
     assert.match(decision.deny, /--yes/);
     assert.match(decision.deny, /write_file/);
   });
 
   test('with --yes, write_file is allowed', () => {
-    assert.equal(nonInteractiveApproval(true).decide('write_file', {}), 'allow');
+    assert.equal(printApproval(true).decide('write_file', {}), 'allow');
   });
 
   test('other tools need no approval either way', () => {
     for (const yes of [true, false]) {
       for (const toolName of ['read_file', 'get_weather', 'calculate', 'list_files']) {
-        assert.equal(nonInteractiveApproval(yes).decide(toolName, {}), 'not-needed');
+        assert.equal(printApproval(yes).decide(toolName, {}), 'not-needed');
       }
     }
   });
 
+  test('a key approved ahead matches exactly: domain:example.com does not approve example.com.evil.net', () => {
+    const policy = printApproval(false, { approvedAhead: ['domain:example.com', 'command:npm test'] });
+    assert.equal(policy.decide('web_fetch', { url: 'https://example.com/page' }), 'allow');
+    assert.equal(policy.decide('run_command', { command: 'npm test' }), 'allow');
+    for (const [toolName, input] of [
+      ['web_fetch', { url: 'https://example.com.evil.net/page' }],
+      ['web_fetch', { url: 'https://example.co/page' }],
+      ['run_command', { command: 'npm test-publish' }],
+    ] as const) {
+      const decision = policy.decide(toolName, input);
+      assert.ok(typeof decision === 'object' && /needs the user's approval/.test(decision.deny), `${JSON.stringify(input)}: ${JSON.stringify(decision)}`);
+    }
+  });
+
   test('asking is answered with a denial', async () => {
-    assert.equal((await nonInteractiveApproval(false).ask(writeRequest, signal)).approved, false);
+    assert.equal((await printApproval(false).ask(writeRequest, signal)).approved, false);
   });
 });
 
-describe('InteractiveApproval.decide', () => {
+describe('terminal approval.decide', () => {
   test('write_file is asked about; other tools are not', () => {
     const { approval } = approvalWith([]);
     assert.equal(approval.decide('write_file', {}), 'ask');
@@ -80,7 +96,7 @@ describe('InteractiveApproval.decide', () => {
   });
 });
 
-describe('InteractiveApproval.ask', () => {
+describe('terminal approval.ask', () => {
   for (const answer of ['y', 'yes', 'Y', ' YES ', '是', '好', 'ok']) {
     test(`"${answer}" approves`, async () => {
       const { approval } = approvalWith([line(answer)]);
@@ -139,6 +155,29 @@ describe('InteractiveApproval.ask', () => {
     assert.equal(interrupts(), 1);
     assert.equal(approval.decide('write_file', {}), 'ask');
   });
+
+  test('interrupted while the preview is prepared: nothing is shown and nothing is asked, on a line reader or a menu', async () => {
+    for (const reader of [new ScriptedReader([]), new MenuReader([])]) {
+      const controller = new AbortController();
+      const shown: unknown[] = [];
+      const approval = terminalApproval({
+        reader,
+        show: (lines) => shown.push(lines),
+        // A slow read of the file to preview: the user presses Ctrl-C before it is done.
+        describe: async () => {
+          controller.abort();
+          return { summary: 'write_file hello.txt (1 line)', preview: '+ hi' };
+        },
+        onInterrupt: () => {},
+      });
+      // The turn has already ended; were the question asked now, the user's next message would answer it.
+      const decision = await approval.ask(writeRequest, controller.signal);
+      assert.equal(decision.approved, false);
+      assert.deepEqual(shown, [], 'no preview shown');
+      assert.deepEqual(reader.prompts, [], 'no question read');
+      if (reader instanceof MenuReader) assert.deepEqual(reader.menus, [], 'no menu shown');
+    }
+  });
 });
 
 /** A terminal reader: a one-key menu, scripted, then lines (the reason). */
@@ -164,20 +203,14 @@ const commandRequest: ApprovalRequest = { toolCallId: 'call-3', toolName: 'run_c
 function menuApproval(picks: ChoiceResult[], lines: ReadResult[] = [], mode: ApprovalMode = 'ask') {
   const reader = new MenuReader(picks, lines);
   let current = mode;
-  const approval = new InteractiveApproval(
-    reader,
-    () => {},
-    async (request) => ({ summary: `${request.toolName} …`, preview: '' }),
-    false,
-    () => {},
-    undefined,
-    [],
-    { mode: () => current, workspaceRoot: '/work/space' },
+  const approval = terminalApproval(
+    { reader, show: () => {}, describe: async (request) => ({ summary: `${request.toolName} …`, preview: '' }), onInterrupt: () => {} },
+    { modes: { mode: () => current, workspaceRoot: '/work/space' } },
   );
   return { approval, reader, setMode: (next: ApprovalMode) => (current = next) };
 }
 
-describe('InteractiveApproval on a terminal: the one-key menu', () => {
+describe('terminal approval on a terminal: the one-key menu', () => {
   test('the menu offers yes, always (with its scope), no, and no-and-tell-why', async () => {
     const { approval, reader } = menuApproval([pick('y')]);
     assert.deepEqual(await approval.ask(commandRequest), { approved: true });
@@ -220,7 +253,7 @@ describe('InteractiveApproval on a terminal: the one-key menu', () => {
   });
 });
 
-describe('InteractiveApproval: modes', () => {
+describe('terminal approval: modes', () => {
   test('auto-edit allows writes and edits inside the workspace, still asks for commands, fetches and edits that lead out', () => {
     const { approval } = menuApproval([], [], 'auto-edit');
     assert.equal(approval.decide('edit_file', { path: 'src/app.ts' }), 'allow');
@@ -251,9 +284,9 @@ describe('InteractiveApproval: modes', () => {
   });
 
   test('print mode: plan refuses even with --yes; auto-edit applies edits without --yes but not commands', () => {
-    const plan = nonInteractiveApproval(true, undefined, [], { mode: () => 'plan', workspaceRoot: '/w' });
+    const plan = printApproval(true, { modes: { mode: () => 'plan', workspaceRoot: '/w' } });
     assert.equal(typeof plan.decide('write_file', { path: 'a', content: '' }), 'object');
-    const autoEdit = nonInteractiveApproval(false, undefined, [], { mode: () => 'auto-edit', workspaceRoot: '/w' });
+    const autoEdit = printApproval(false, { modes: { mode: () => 'auto-edit', workspaceRoot: '/w' } });
     assert.equal(autoEdit.decide('edit_file', { path: 'a' }), 'allow');
     assert.match(JSON.stringify(autoEdit.decide('run_command', { command: 'ls' })), /--yes/);
   });

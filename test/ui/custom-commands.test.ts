@@ -10,7 +10,7 @@ import type { ApprovalPolicy, ApprovalRequest } from '../../src/agent/turn-optio
 import type { CustomCommand } from '../../src/commands/custom-command.ts';
 import type { Config } from '../../src/config.ts';
 import type { Runtime } from '../../src/runtime.ts';
-import { nonInteractiveApproval } from '../../src/ui/approval-prompt.ts';
+import { printApproval } from '../helpers/approval-policies.ts';
 import { shellLineRunner, type ShellLineContext } from '../../src/ui/command-shell-lines.ts';
 import { copyCommand, lastAnswer, MAX_COPY_BYTES, osc52 } from '../../src/ui/copy-command.ts';
 import { prepareCommandTurn } from '../../src/ui/command-turn.ts';
@@ -64,14 +64,14 @@ function askingPolicy(approved: boolean): ApprovalPolicy & { asked: ApprovalRequ
 describe("a custom command's !`command` lines", () => {
   test('without anyone to ask and without --yes, the command is not run and the reason says how to allow it', async () => {
     const { runtime, calls } = fakeShell();
-    const run = shellLineRunner(shellContext(nonInteractiveApproval(false), runtime));
+    const run = shellLineRunner(shellContext(printApproval(false), runtime));
     assert.deepEqual(await run('git status'), { ok: false, reason: '!`git status` was not run: print mode cannot ask; rerun with --yes' });
     assert.deepEqual(calls, []);
   });
 
   test('in plan mode no command runs, even with --yes', async () => {
     const { runtime, calls } = fakeShell();
-    const plan = nonInteractiveApproval(true, undefined, [], { mode: () => 'plan', workspaceRoot: workspace });
+    const plan = printApproval(true, { modes: { mode: () => 'plan', workspaceRoot: workspace } });
     const run = shellLineRunner(shellContext(plan, runtime, [], 'plan'));
     assert.deepEqual(await run('ls'), { ok: false, reason: '!`ls` was not run: plan mode runs no commands (Shift+Tab or /mode switches it)' });
     assert.deepEqual(calls, []);
@@ -111,7 +111,7 @@ describe('a custom command as a turn', () => {
     const { runtime } = fakeShell();
     const notes: string[] = [];
     const turn = await prepareCommandTurn(review, 'a.ts', {
-      policy: nonInteractiveApproval(true),
+      policy: printApproval(true),
       runtime,
       mode: 'ask',
       cannotAsk: 'no one to ask',
@@ -134,7 +134,7 @@ describe('a custom command as a turn', () => {
     const { runtime } = fakeShell();
     const notes: string[] = [];
     const turn = await prepareCommandTurn(review, 'a.ts', {
-      policy: nonInteractiveApproval(false),
+      policy: printApproval(false),
       runtime,
       mode: 'ask',
       cannotAsk: 'print mode cannot ask; rerun with --yes',
@@ -158,7 +158,7 @@ describe('a custom command as a turn', () => {
     writeFileSync(join(workspace, 'shot.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
     const look: CustomCommand = { ...review, name: 'look', body: 'What is in @shot.png?', model: 'qwen3-vl-plus' };
     const context = (lines: string[]) => ({
-      policy: nonInteractiveApproval(false),
+      policy: printApproval(false),
       runtime: fakeShell().runtime,
       mode: 'ask' as const,
       cannotAsk: 'no one to ask',

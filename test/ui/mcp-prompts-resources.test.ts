@@ -51,7 +51,7 @@ function fakeMcp(promptText: (args: Record<string, string>) => string, options: 
     calls,
     status: options.status ?? 'ready',
     approvedAhead: [],
-    approvalScopes: () => undefined,
+    toolSpec: () => undefined,
     secrets: [],
     tools: () => ({}),
     async settled() {

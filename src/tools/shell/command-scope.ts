@@ -104,7 +104,7 @@ export function alwaysCovers(command: string, workspaceRoot: string = process.cw
   return `\`${prefix}\` with options that stay in the workspace, for this session; an option that points elsewhere (--prefix, -C, --output, a path outside…) asks again`;
 }
 
-/** The approval scope of a `run_command` call, in the shape `approval-scope.ts` uses. */
+/** The approval scope of a `run_command` call, in the shape a tool spec's `scope` gives (`tool-spec.ts`). */
 export function commandScope(input: unknown, workspaceRoot: string = process.cwd()): { key: string; alwaysLabel: string; oneTime?: true } {
   const command = typeof (input as { command?: unknown } | null)?.command === 'string' ? (input as { command: string }).command : '';
   const prefix = commandPrefix(command);

@@ -11,6 +11,7 @@ import type { NetworkGrants } from '../../sandbox/network-grants.ts';
 import { LatestLines } from './latest-lines.ts';
 import { formatCommandResult } from './command-result.ts';
 import { sanitizeLine } from '../../ui/sanitize.ts';
+import { MAX_TIMEOUT_SECONDS } from './command-timeouts.ts';
 
 export interface RunCommandInput {
   command: string;
@@ -35,9 +36,6 @@ export interface RunCommandOptions {
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
-export const MAX_TIMEOUT_SECONDS = 600;
-/** The loop's limit for this tool (`toolTimeoutOverrides`): above the longest timeout a call may ask for, so the command's own fires first. */
-export const RUN_COMMAND_LOOP_TIMEOUT_MS = (MAX_TIMEOUT_SECONDS + 15) * 1000;
 /** What the model reads of each stream: head and tail, about 8,000 characters for both streams together. */
 const STDOUT_HEAD = 3_000;
 const STDOUT_TAIL = 3_000;

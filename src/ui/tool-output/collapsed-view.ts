@@ -1,4 +1,5 @@
 import type { ChalkInstance } from 'chalk';
+import { builtInSpec } from '../../tools/built-in-specs.ts';
 import { readCommandResult } from '../../tools/shell/command-result.ts';
 import { cutToWidth } from '../display-width.ts';
 import { formatCall, summariseResult } from '../render.ts';
@@ -8,8 +9,6 @@ import { formatDuration, stoppedAfter, type ToolCallRecord } from '../tool-calls
 /** How many lines of a result are shown under its call: a command's last ones, a search's first matches. */
 export const PREVIEW_LINES = 4;
 
-/** Tools whose result is a heading line and then one finding a line (`path:line: text`, a file name). */
-const LISTING_TOOLS = new Set(['search_files', 'list_files']);
 
 /** A finished call as the terminal shows it, before the lines are styled. */
 interface View {
@@ -69,13 +68,15 @@ function viewOf(record: ToolCallRecord, width: number): View {
   }
   const output = outcome.output;
   if (typeof output !== 'string') return plain(summariseResult(output, width), false);
-  const command = record.toolName === 'run_command' ? readCommandResult(output) : undefined;
+  const display = builtInSpec(record.toolName)?.display;
+  const command = display === 'command' ? readCommandResult(output) : undefined;
   if (command) {
     const lines = command.lines.map((line) => screenLine(line, width)).filter((line) => line.trim() !== '');
     const before = lines.slice(-PREVIEW_LINES);
     return { failed: !command.succeeded, before, summary: command.ending, after: [], hidden: lines.length - before.length };
   }
-  if (LISTING_TOOLS.has(record.toolName)) {
+  // A heading line and then one finding a line (`path:line: text`, a file name).
+  if (display === 'listing') {
     const [heading = '', ...rest] = output.split('\n').filter((line) => line.trim() !== '');
     const after = rest.slice(0, PREVIEW_LINES).map((line) => screenLine(line, width));
     return { failed: false, before: [], summary: screenLine(heading, width), after, hidden: rest.length - after.length };

@@ -1,22 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ApprovalRequest } from '../../../src/agent/turn-options.ts';
-import { approvalScopeOf } from '../../../src/tools/approval-scope.ts';
+import { runCommandSpec } from '../../../src/tools/shell/run-command-spec.ts';
 import { alwaysCovers, commandPrefix, pointingWord } from '../../../src/tools/shell/command-scope.ts';
-import { InteractiveApproval, nonInteractiveApproval } from '../../../src/ui/approval-prompt.ts';
+import { printApproval, terminalApproval } from '../../helpers/approval-policies.ts';
 import { ScriptedReader, typedLines } from '../../helpers/scripted-reader.ts';
 
 const command = (text: string): ApprovalRequest => ({ toolCallId: 'call', toolName: 'run_command', input: { command: text } });
 
 function interactive(answers: string[]) {
   const reader = new ScriptedReader(typedLines(...answers));
-  const approval = new InteractiveApproval(
+  const approval = terminalApproval({
     reader,
-    () => {},
-    async (request) => ({ summary: `run_command ${(request.input as { command: string }).command}`, preview: '' }),
-    false,
-    () => {},
-  );
+    show: () => {},
+    describe: async (request) => ({ summary: `run_command ${(request.input as { command: string }).command}`, preview: '' }),
+    onInterrupt: () => {},
+  });
   return { approval, reader };
 }
 
@@ -46,7 +45,7 @@ describe('the leading words an "always" remembers', () => {
 
 describe('approval of commands', { timeout: 10_000 }, () => {
   test('every command needs approval, scoped by its leading words', () => {
-    assert.deepEqual(approvalScopeOf('run_command', { command: 'npm test' }), {
+    assert.deepEqual(runCommandSpec.scope!({ command: 'npm test' }), {
       kind: 'command',
       key: 'command:npm test',
       alwaysLabel: '`npm test …` this session',
@@ -73,14 +72,14 @@ describe('approval of commands', { timeout: 10_000 }, () => {
   });
 
   test('print mode denies a command unless --yes', () => {
-    const denied = nonInteractiveApproval(false).decide('run_command', { command: 'npm test' });
+    const denied = printApproval(false).decide('run_command', { command: 'npm test' });
     assert.ok(typeof denied === 'object' && /--yes/.test(denied.deny));
-    assert.equal(nonInteractiveApproval(true).decide('run_command', { command: 'npm test' }), 'allow');
+    assert.equal(printApproval(true).decide('run_command', { command: 'npm test' }), 'allow');
   });
 
   test('"always" for an edit covers later edits of that file only', async () => {
     const reader = new ScriptedReader(typedLines('a'));
-    const approval = new InteractiveApproval(reader, () => {}, async () => ({ summary: 'edit_file a.txt', preview: '' }), false, () => {});
+    const approval = terminalApproval({ reader, show: () => {}, describe: async () => ({ summary: 'edit_file a.txt', preview: '' }), onInterrupt: () => {} });
     const edit = (path: string) => ({ path, old_text: 'x', new_text: 'y' });
     await approval.ask({ toolCallId: 'c', toolName: 'edit_file', input: edit('a.txt') });
     assert.match(reader.prompts[0] ?? '', /\[a\]lways edits of a\.txt this session/);
@@ -116,7 +115,7 @@ describe('"always" covers only options known to be harmless', { timeout: 10_000 
   for (const text of asksAgain) {
     test(`${JSON.stringify(text)} is asked again`, () => {
       assert.notEqual(pointingWord(text, workspace), undefined);
-      assert.deepEqual(approvalScopeOf('run_command', { command: text }), {
+      assert.deepEqual(runCommandSpec.scope!({ command: text }), {
         kind: 'command',
         key: `command-once:${text}`,
         alwaysLabel: '',
@@ -140,7 +139,7 @@ describe('"always" covers only options known to be harmless', { timeout: 10_000 
   });
 
   test('settings that approve npm test ahead do not approve it with --prefix', () => {
-    const policy = nonInteractiveApproval(false, undefined, ['command:npm test']);
+    const policy = printApproval(false, { approvedAhead: ['command:npm test'] });
     assert.equal(policy.decide('run_command', { command: 'npm test' }), 'allow');
     assert.equal(typeof policy.decide('run_command', { command: 'npm test --prefix /elsewhere' }), 'object');
   });
@@ -155,17 +154,13 @@ describe('"always" covers only options known to be harmless', { timeout: 10_000 
 describe('"run with network" at the approval', { timeout: 10_000 }, () => {
   const offered = (grants: string[], offer = true) => {
     const reader = new ScriptedReader(typedLines('w'));
-    const approval = new InteractiveApproval(
+    const approval = terminalApproval({
       reader,
-      () => {},
-      async () => ({ summary: 'run_command curl example.com', preview: '' }),
-      false,
-      () => {},
-      undefined,
-      [],
-      undefined,
-      { offered: () => offer, grant: (toolCallId) => grants.push(toolCallId) },
-    );
+      show: () => {},
+      describe: async () => ({ summary: 'run_command curl example.com', preview: '' }),
+      onInterrupt: () => {},
+      network: { offered: () => offer, grant: (toolCallId) => grants.push(toolCallId) },
+    });
     return { approval, reader };
   };
 
@@ -181,9 +176,12 @@ describe('"run with network" at the approval', { timeout: 10_000 }, () => {
   test('is not offered otherwise, and "w" is then no answer', async () => {
     const grants: string[] = [];
     const reader = new ScriptedReader(typedLines('w', 'y'));
-    const approval = new InteractiveApproval(reader, () => {}, async () => ({ summary: 'run_command ls', preview: '' }), false, () => {}, undefined, [], undefined, {
-      offered: () => false,
-      grant: (toolCallId) => grants.push(toolCallId),
+    const approval = terminalApproval({
+      reader,
+      show: () => {},
+      describe: async () => ({ summary: 'run_command ls', preview: '' }),
+      onInterrupt: () => {},
+      network: { offered: () => false, grant: (toolCallId) => grants.push(toolCallId) },
     });
     assert.deepEqual(await approval.ask(command('ls')), { approved: true });
     assert.equal(reader.prompts.length, 2);

@@ -4,8 +4,8 @@ import { MAX_TODO_ITEMS, MAX_TODO_TEXT, TodoList, isTodoItem, type TodoItem } fr
 import { createTodoWriteTool } from '../../../src/tools/todo/todo-write.ts';
 import { createTools } from '../../../src/tools/index.ts';
 import { planModeToolNames } from '../../../src/agent/plan-mode.ts';
-import { approvalScopeOf } from '../../../src/tools/approval-scope.ts';
-import { modeRule } from '../../../src/tools/approval-mode.ts';
+import { builtInSpec } from '../../../src/tools/built-in-specs.ts';
+import { printApproval } from '../../helpers/approval-policies.ts';
 import { buildInstructions } from '../../../src/agent/instructions.ts';
 
 const executionOptions = { toolCallId: 'call-1', messages: [], context: {} };
@@ -87,11 +87,12 @@ describe('todo_write', () => {
     const list = new TodoList();
     const tools = createTools({ workspaceRoot: process.cwd(), weather: 'sample', secretPatterns: [], toolTimeoutMs: 1000, todo: list });
     assert.ok('todo_write' in tools);
-    assert.equal(approvalScopeOf('todo_write', { items: [] }), undefined);
-    assert.ok(planModeToolNames(tools).includes('todo_write'));
-    assert.equal(modeRule('plan', { toolName: 'todo_write', input: { items: [] } }, process.cwd()), undefined, 'plan mode does not refuse it');
-    const prompt = buildInstructions({ workspaceRoot: '/w', toolNames: Object.keys(tools) });
+    assert.equal(printApproval(false).decide('todo_write', { items: [] }), 'not-needed');
+    assert.ok(planModeToolNames(tools, builtInSpec).includes('todo_write'));
+    const plan = printApproval(false, { modes: { mode: () => 'plan', workspaceRoot: process.cwd() } });
+    assert.equal(plan.decide('todo_write', { items: [] }), 'not-needed', 'plan mode does not refuse it');
+    const prompt = buildInstructions({ workspaceRoot: '/w', tools: Object.keys(tools).map((name) => builtInSpec(name) ?? { name }) });
     assert.match(prompt, /For work of three steps or more, keep a todo list with todo_write/);
-    assert.doesNotMatch(buildInstructions({ workspaceRoot: '/w', toolNames: ['read_file'] }), /todo_write/);
+    assert.doesNotMatch(buildInstructions({ workspaceRoot: '/w', tools: [{ name: 'read_file' }] }), /todo_write/);
   });
 });

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { DEFAULT_STREAM_LIMITS, guardEventStream, openEventStream } from '../../src/providers/stream-guard.ts';
-import { toolMarkupMiddleware } from '../../src/providers/tool-markup-middleware.ts';
 
-// Issue 19 §1, streams: a complete over-long line is held to the per-line limit (10 MB), not the
-// whole-stream one (100 MB); a <tool_call> tag split across two chunks is still kept out of the answer.
+// A complete over-long line of a provider's event stream is held to the per-line limit (10 MB),
+// not the whole-stream one (100 MB).
 
 const encoder = new TextEncoder();
 const body = (parts: string[]) =>
@@ -60,38 +58,4 @@ describe('a complete line longer than 10 MB', { timeout: 20_000 }, () => {
     if (opening.kind === 'stream') for await (const chunk of opening.body) length += chunk.byteLength;
     assert.equal(length, first.length + under.length);
   });
-});
-
-describe('a <tool_call> tag split across chunks', () => {
-  async function answerOf(deltas: string[]): Promise<{ text: string; reasoning: string }> {
-    const parts: LanguageModelV4StreamPart[] = [
-      { type: 'text-start', id: 't' },
-      ...deltas.map((delta): LanguageModelV4StreamPart => ({ type: 'text-delta', id: 't', delta })),
-      { type: 'text-end', id: 't' },
-    ];
-    const stream = new ReadableStream<LanguageModelV4StreamPart>({
-      start(controller) {
-        for (const part of parts) controller.enqueue(part);
-        controller.close();
-      },
-    });
-    const middleware = toolMarkupMiddleware();
-    const wrapped = await middleware.wrapStream!({ doStream: async () => ({ stream }) } as never);
-    let text = '';
-    let reasoning = '';
-    for await (const part of wrapped.stream as ReadableStream<LanguageModelV4StreamPart>) {
-      if (part.type === 'text-delta') text += part.delta;
-      if (part.type === 'reasoning-delta') reasoning += part.delta;
-    }
-    return { text, reasoning };
-  }
-
-  for (const split of [1, 4, 10]) {
-    test(`split after "${'<tool_call>'.slice(0, split)}": the markup is kept out of the answer`, async () => {
-      const markup = '<tool_call>{"name":"read_file","arguments":{"path":"a"}}</tool_call>';
-      const { text, reasoning } = await answerOf(['Let me look. ', markup.slice(0, split), markup.slice(split), ' Done.']);
-      assert.equal(text, 'Let me look.  Done.');
-      assert.equal(reasoning, markup);
-    });
-  }
 });

@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { createTools } from '../../../src/tools/index.ts';
-import { openWorkspaceFile, resolveWorkspaceTarget } from '../../../src/tools/files/workspace-path.ts';
 
-// Issue 19 §1, files: search_files honours the extra secret patterns (SYLVAN_SECRET_PATTERNS and
+// search_files honours the extra secret patterns (SYLVAN_SECRET_PATTERNS and
 // permissions.secretPatterns, through the config as a user sets them) as read_file does;
-// .ssh/config and known_hosts are refused; files are opened with O_NOFOLLOW.
+// .ssh/config and known_hosts are refused.
 
-const root = mkdtempSync(join(tmpdir(), 'sylvan-claims-files-'));
+const root = mkdtempSync(join(tmpdir(), 'sylvan-secret-patterns-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 const cwd = join(root, 'project');
 const home = join(root, 'home');
@@ -60,18 +59,4 @@ describe('secret files, as the tools a model calls see them', { timeout: 30_000 
       assert.match(await call('search_files', { pattern: 'needle', path }), /^refused: .*refused/);
     });
   }
-});
-
-describe('O_NOFOLLOW', () => {
-  test('a file swapped for a symbolic link after it was resolved is not followed when opened', async () => {
-    const outside = join(root, 'outside.txt');
-    write(outside, 'TOP SECRET, outside the workspace\n');
-    write(join(cwd, 'swap.txt'), 'harmless\n');
-    const target = await resolveWorkspaceTarget(cwd, 'swap.txt');
-    unlinkSync(join(cwd, 'swap.txt'));
-    symlinkSync(outside, join(cwd, 'swap.txt'));
-    // The refusal must come from the open itself (ELOOP): the /proc/self/fd check after it does not
-    // exist on every system, and without /proc the device-and-inode fallback follows the link too.
-    await assert.rejects(openWorkspaceFile(target, 'swap.txt'), /changed into a symbolic link while it was being opened/);
-  });
 });

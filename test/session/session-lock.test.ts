@@ -4,15 +4,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { ModelMessage } from 'ai';
 import { acquireSessionLock, SessionLockedError } from '../../src/session/session-lock.ts';
-import { createSession, loadSession } from '../../src/session/store.ts';
 
-// Issue 19 §1, sessions: a lock left by a dead process is taken over; releasing never deletes a
-// lock that another live process holds. History: a second result for the same tool call is never
-// kept, wherever the first one is.
+// The session lock: one left by a dead process is taken over; releasing never deletes a lock that
+// another live process holds.
 
-const root = mkdtempSync(join(tmpdir(), 'sylvan-claims-sessions-'));
+const root = mkdtempSync(join(tmpdir(), 'sylvan-session-lock-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 let count = 0;
 const lockPath = () => {
@@ -63,46 +60,5 @@ describe('the session lock', () => {
     release();
     assert.equal(existsSync(path), true, "the other process's lock was deleted");
     assert.equal(holder(path), String(other.pid));
-  });
-});
-
-describe('a second result for the same tool call', () => {
-  const home = join(root, 'home');
-  const call = (id: string): ModelMessage => ({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'read_file', input: { path: 'a' } }] });
-  const result = (id: string, value: string): ModelMessage => ({
-    role: 'tool',
-    content: [{ type: 'tool-result', toolCallId: id, toolName: 'read_file', output: { type: 'text', value } }],
-  });
-  const resultsOf = (messages: readonly ModelMessage[], id: string) =>
-    messages.flatMap((message) =>
-      Array.isArray(message.content) ? message.content.filter((part) => part.type === 'tool-result' && part.toolCallId === id) : [],
-    );
-
-  /** Saves `messages` as a session, as Sylvan does, and loads it back as --resume would. */
-  function savedAndLoaded(messages: ModelMessage[]) {
-    const writer = createSession({ home, cwd: root, provider: 'mock', model: 'mock' });
-    for (const message of messages) writer.appendMessage(message);
-    writer.close();
-    return loadSession(home, writer.id).messages;
-  }
-
-  test('in the next tool message: the first is kept, the second dropped', () => {
-    const loaded = savedAndLoaded([{ role: 'user', content: 'go' }, call('c1'), result('c1', 'first'), result('c1', 'second'), { role: 'user', content: 'more' }]);
-    assert.deepEqual(
-      resultsOf(loaded, 'c1').map((part) => (part as { output: { value: string } }).output.value),
-      ['first'],
-    );
-  });
-
-  test('after a result inside the assistant message (a provider-executed tool): the tool message one is dropped', () => {
-    const answeredInside: ModelMessage = {
-      role: 'assistant',
-      content: [
-        { type: 'tool-call', toolCallId: 'c2', toolName: 'web_search', input: { q: 'x' }, providerExecuted: true },
-        { type: 'tool-result', toolCallId: 'c2', toolName: 'web_search', output: { type: 'text', value: 'inside' } },
-      ],
-    };
-    const loaded = savedAndLoaded([{ role: 'user', content: 'go' }, answeredInside, result('c2', 'again'), { role: 'user', content: 'more' }]);
-    assert.equal(resultsOf(loaded, 'c2').length, 1, JSON.stringify(loaded));
   });
 });

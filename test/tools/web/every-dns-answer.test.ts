@@ -4,7 +4,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { addressPolicy, BlockedAddressError, guardedLookup, refusedHost } from '../../../src/tools/web/address-guard.ts';
 
-// Issue 19 §1, web: a host name that resolves to a public AND a private address is refused —
+// A host name that resolves to a public AND a private address is refused —
 // every DNS answer is checked, not the first. DNS is faked (no network): node:dns's lookup is
 // replaced and the ESM bindings synced, so the guard's own `import { lookup }` sees the fake.
 

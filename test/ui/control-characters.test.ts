@@ -3,10 +3,10 @@ import { describe, test } from 'node:test';
 import { sanitize, sanitizeLine } from '../../src/ui/sanitize.ts';
 import { jsonEventLine } from '../../src/ui/json-event-line.ts';
 
-// Issue 19 §1, terminal and JSON: every C1 control (U+0080–U+009F) and every bidi control (the
-// marks U+200E/U+200F/U+061C, embeddings and overrides U+202A–U+202E, isolates U+2066–U+2069) is
-// shown as a visible symbol, each one checked rather than a sample; --json escapes them and
-// U+2028/U+2029, so a line reader never splits a line and a terminal never acts on one.
+// Every C1 control (U+0080–U+009F) and every bidi control (the marks U+200E/U+200F/U+061C,
+// embeddings and overrides U+202A–U+202E, isolates U+2066–U+2069) is shown as a visible symbol,
+// each one checked rather than a sample; --json escapes them and U+2028/U+2029, so a line reader
+// never splits a line and a terminal never acts on one.
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, n) => from + n);
 const C1 = range(0x80, 0x9f);
@@ -43,11 +43,5 @@ describe('a --json line', () => {
   test('is one line for a line reader, whatever the text holds', () => {
     const line = jsonEventLine({ type: 'text-delta', text: 'one\u2028two\u2029three\nfour' }, false);
     assert.deepEqual(line.split(/\r\n|[\n\r\u2028\u2029\u0085]/), [line]);
-  });
-
-  test('carries a turn-end stack only when asked to (SYLVAN_DEBUG=1)', () => {
-    const end = { type: 'turn-end' as const, reason: 'error', message: 'failed', debug: 'Error: x\n    at y' } as never;
-    assert.equal((JSON.parse(jsonEventLine(end, false)) as { debug?: string }).debug, undefined);
-    assert.equal((JSON.parse(jsonEventLine(end, true)) as { debug?: string }).debug, 'Error: x\n    at y');
   });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { ConfigError, loadConfig, type Config } from '../../src/config.ts';
 
-// Issue 19 §1, settings: a project's .sylvan/settings.json that names its own base URL must not
+// A project's .sylvan/settings.json that names its own base URL must not
 // receive a key that came from the user's settings file — only keys from the same trusted layer
 // (the environment, or $SYLVAN_HOME/settings.json) may go to a URL that layer chose.
 

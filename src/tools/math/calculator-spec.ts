@@ -1,0 +1,3 @@
+import type { ToolSpec } from '../tool-spec.ts';
+
+export const calculatorSpec: ToolSpec<'calculate'> = { name: 'calculate', kind: 'think' };
