@@ -12,7 +12,7 @@ const END = 'END-OF-ANSWER';
 const SIZE = { columns: 120, rows: 40 };
 const TICK_MS = 10;
 
-export interface Run {
+interface Run {
   /** CPU of the process from Enter until it is idle at the prompt again. */
   cpuMs: number;
   /** The last byte of the answer reaching the process → the prompt on the screen. */
@@ -27,7 +27,7 @@ interface Case {
 }
 
 /** One answer streamed to one fresh process in a 120×40 colour pseudo-terminal. */
-export async function streamOnce(context: BenchContext, command: readonly string[], answer: string): Promise<Run> {
+async function streamOnce(context: BenchContext, command: readonly string[], answer: string): Promise<Run> {
   const server = await startDashScopeServer({ respond: () => text(answer, { chunkSize: CHUNK_BYTES }) });
   const relay = await startRelay(new URL(server.baseURL));
   const env: Record<string, string> = {
@@ -59,15 +59,15 @@ export async function streamOnce(context: BenchContext, command: readonly string
   }
 }
 
-/** A and B interleaved, round after round (the first round warms caches and is not counted). */
-async function pairs(context: BenchContext, answer: string, rounds: number): Promise<{ sylvan: Run[]; floor: Run[] }> {
+/** A and B interleaved, round after round (with `warm`, a first round warms the caches and is not counted). */
+async function pairs(context: BenchContext, answer: string, rounds: number, warm: boolean): Promise<{ sylvan: Run[]; floor: Run[] }> {
   const cli = [process.execPath, join(context.projectRoot, 'bin', 'sylvan.js')];
   const floor = [process.execPath, join(context.projectRoot, 'bench', 'floor-stream.mjs')];
   const runs = { sylvan: [] as Run[], floor: [] as Run[] };
-  for (let round = 0; round <= rounds; round++) {
+  for (let round = warm ? 0 : 1; round <= rounds; round++) {
     const a = await streamOnce(context, cli, answer);
     const b = await streamOnce(context, floor, answer);
-    if (round === 0 && rounds > 1) continue;
+    if (round === 0) continue;
     runs.sylvan.push(a);
     runs.floor.push(b);
   }
@@ -84,13 +84,13 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
  */
 export async function measureStreaming(context: BenchContext): Promise<Section[]> {
   // The largest sizes cost seconds a run: fewer rounds there keep the whole bench within minutes.
-  const roundsFor = (bytes: number) => (bytes > 64 * 1024 ? Math.min(3, context.rounds) : Math.min(5, context.rounds));
+  const roundsFor = (bytes: number) => Math.min(bytes > 64 * 1024 ? 3 : 4, context.rounds);
   const blocks: Case[] = [6, 24, 200].map((size) => ({ label: `one code block, ${size} KB`, answer: codeBlockAnswer(size * 1024, END) }));
   const markdown: Case[] = [10, 200].map((size) => ({ label: `ordinary markdown, ${size} KB`, answer: ordinaryMarkdown(size * 1024, END) }));
   const measured = new Map<string, { answer: string; cpu: number; tail: number; bytes: number; sylvanCpu: number; floorCpu: number }>();
-  for (const { label, answer } of [...blocks, ...markdown]) {
+  for (const [index, { label, answer }] of [...blocks, ...markdown].entries()) {
     context.progress(`  ${label} …`);
-    const { sylvan, floor } = await pairs(context, answer, roundsFor(answer.length));
+    const { sylvan, floor } = await pairs(context, answer, roundsFor(answer.length), index === 0);
     const ratio = (key: keyof Run) => median(sylvan.map((runA, index) => runA[key] / Math.max(TICK_MS, floor[index]![key])));
     measured.set(label, {
       answer,
