@@ -11,6 +11,7 @@ import { readWholeSmallFile } from './files/bounded-file.ts';
 import { loadSettings, type LoadedSettings } from './settings/load-settings.ts';
 import { parseSearchConfig, type SearchConfig } from './tools/web/web-config.ts';
 import { isCredentialName, urlPassword } from './sandbox/credential-variables.ts';
+import { hiddenPathPatterns } from './sandbox/hidden-paths.ts';
 import { resolveSandboxSettings, type SandboxSettings } from './sandbox/sandbox-settings.ts';
 import { resolveApprovalMode } from './settings/approval-mode-setting.ts';
 import type { ApprovalMode } from './tools/approval-mode.ts';
@@ -236,12 +237,17 @@ export function loadConfig(
   if (values.help) return { help: true };
   if (values.version) return { version: true };
 
-  // Settings files are the layer below .env. Only the real environment says where the user's file
-  // is: a workspace .env pointing SYLVAN_HOME at the workspace would make its file "trusted".
-  const settings = loadSettings(nonEmpty(environment.SYLVAN_HOME) ?? join(homedir(), '.sylvan'), cwd, environment);
+  // Only the real environment says where Sylvan keeps its own state: a folder's .env pointing
+  // SYLVAN_HOME at the folder would make its settings "trusted", put sessions and the checkpoint
+  // tidy-up there, and move what the sandbox hides away from the user's real settings (and key).
+  const home = nonEmpty(environment.SYLVAN_HOME) ?? join(homedir(), '.sylvan');
+  const settings = loadSettings(home, cwd, environment);
   // An empty variable in the shell counts as unset, so it does not hide the value in .env.
   const fileNotes = [...settings.notes];
   const dotenv = readDotenv(cwd, fileNotes);
+  if (nonEmpty(dotenv.SYLVAN_HOME) !== undefined) {
+    fileNotes.push(`(SYLVAN_HOME in .env in ${cwd} was ignored: where Sylvan keeps its settings and sessions is set only in the environment)`);
+  }
   const variables = [
     { label: 'the environment', trusted: true, values: environment },
     { label: `.env in ${cwd}`, trusted: false, values: dotenv },
@@ -342,14 +348,16 @@ export function loadConfig(
     weather: weatherRaw ?? (provider === 'mock' ? 'sample' : 'live'),
     mockDelayMs: numberSetting('SYLVAN_MOCK_DELAY_MS', env, 15),
     search: parseSearchConfig(env, provider, (message) => new ConfigError(message), environment),
-    home: nonEmpty(env.SYLVAN_HOME) ?? join(homedir(), '.sylvan'),
+    home,
     contextTokens: numberSetting('SYLVAN_CONTEXT_TOKENS', env, contextWindowFor(model)),
     debug: truthy(env.SYLVAN_DEBUG),
     secretPatterns: (env.SYLVAN_SECRET_PATTERNS ?? '')
       .split(',')
       .map((pattern) => pattern.trim())
       .filter(Boolean)
-      .concat(settings.secretPatterns),
+      .concat(settings.secretPatterns)
+      // Sylvan's own settings and the credential files commands cannot see are as closed to the file tools.
+      .concat(hiddenPathPatterns(cwd, { home: environment.HOME || homedir(), sylvanHome: home, environment })),
     mode: print ? { kind: 'print', prompt: prompt === '' ? undefined : prompt } : { kind: 'repl' },
     json: values.json === true,
     resume,

@@ -38,6 +38,7 @@ import type { CallDescription, ToolSpec } from './tools/tool-spec.ts';
 import { formatCall } from './ui/render.ts';
 import { CommandSandbox } from './sandbox/command-sandbox.ts';
 import { findSandbox } from './sandbox/find-sandbox.ts';
+import { unavailableNotice } from './sandbox/describe-sandbox.ts';
 import { NetworkGrants } from './sandbox/network-grants.ts';
 import { withSecretsScrubbed } from './tools/with-secrets-scrubbed.ts';
 
@@ -264,7 +265,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     sandboxTold = true;
     const state = await sandbox.ready();
     if (state.state === 'unavailable' && findSandbox().available) {
-      yield { type: 'notice', message: `(commands run without a sandbox: ${state.reason}; /sandbox tells more)` };
+      yield { type: 'notice', message: unavailableNotice(state, config.sandbox?.source ?? 'the settings') };
     }
   }
   const newSession = () =>

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../tools/files/atomic-write.ts';
@@ -29,11 +29,19 @@ export class CheckpointStore {
     return path.join(this.folder, 'shadow.git');
   }
 
-  /** Keeps `bytes` under their hash (once). */
+  /** Keeps `bytes` under their hash (once); a write cut short (a full disk) leaves no blob behind. Throws what the write met. */
   putBlob(hash: string, bytes: Buffer): void {
     mkdirSync(this.blobs, { recursive: true, mode: 0o700 });
     const file = path.join(this.blobs, hash);
-    if (!existsSync(file)) writeFileSync(file, bytes, { mode: 0o600 });
+    if (existsSync(file)) return;
+    const temp = `${file}.${process.pid}.partial`;
+    try {
+      writeFileSync(temp, bytes, { mode: 0o600 });
+      renameSync(temp, file);
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
   }
 
   readBlob(hash: string): Promise<Buffer> {

@@ -49,11 +49,9 @@ export function withCheckpoints<TOOLS extends ToolSet>(
     if (checkpoint === 'command') return current.beforeCommand(name);
     const userPath = (input as { path?: unknown } | undefined)?.path;
     if (typeof userPath !== 'string') return async () => {};
-    try {
-      const target = await resolveWorkspaceTarget(workspace.workspaceRoot, userPath, { forWrite: true, secretPatterns: workspace.secretPatterns });
-      return await current.beforeFileChange(target.relativePath, name);
-    } catch {
-      return async () => {}; // the tool refuses the same path with its own message
-    }
+    const target = await resolveWorkspaceTarget(workspace.workspaceRoot, userPath, { forWrite: true, secretPatterns: workspace.secretPatterns }).catch(() => undefined);
+    if (!target) return async () => {}; // the tool refuses the same path with its own message
+    // A checkpoint that cannot be taken rejects: the change is not made.
+    return current.beforeFileChange(target.relativePath, name);
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readFile, readlink, symlink, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../tools/files/atomic-write.ts';
 
@@ -46,7 +46,9 @@ export async function putBack(absolutePath: string, state: { kind: 'absent' } | 
     await writeFileAtomic(absolutePath, state.bytes, { mode: state.mode });
     return;
   }
-  await unlink(absolutePath).catch((error: NodeJS.ErrnoException) => {
+  await unlink(absolutePath).catch(async (error: NodeJS.ErrnoException) => {
+    // A folder the restore emptied (its files went first) makes way for the link it once was.
+    if (error.code === 'EISDIR' || error.code === 'EPERM') return rmdir(absolutePath);
     if (error.code !== 'ENOENT') throw error;
   });
   if (state.kind === 'link') await symlink(state.target, absolutePath);

@@ -7,10 +7,11 @@ import { isSecretPath } from '../tools/files/workspace-path.ts';
 import { CheckpointStore, checkpointFolder, KEPT_SESSIONS, pruneOtherSessions } from './checkpoint-store.ts';
 import { DEFAULT_BOUNDS, type CheckpointBounds, type FileChange, type FileState, type TurnRecord } from './checkpoint-types.ts';
 import { keepWithinBounds } from './checkpoint-bounds.ts';
+import { ChangeLocks } from './change-locks.ts';
 import { changesBetween } from './command-changes.ts';
 import { observe, type Observed } from './file-state.ts';
 import { restoreChanges, type ConflictResolver, type RestoreLine } from './restore.ts';
-import { isInGitWorkTree, ShadowRepository } from './shadow-repository.ts';
+import { isInGitWorkTree, ShadowRepository, type SnapshotTaken } from './shadow-repository.ts';
 
 export interface SessionCheckpointsOptions {
   /** $SYLVAN_HOME. */
@@ -35,8 +36,10 @@ const WORDS_SHOWN = 60;
  * of the workspace), so `/undo`, `/redo` and `/rewind` can put it back. Kept under
  * `$SYLVAN_HOME/checkpoints/<session>/`, so a continued session can still undo. Secret files
  * (the `read_file` rules) never enter a checkpoint. Bounded in count and bytes, oldest first,
- * each drop told through `takeNotices`. Recording never throws: a checkpoint that cannot be
- * taken is told, and the tool runs anyway.
+ * each drop told through `takeNotices`; a file over the per-file limit is not kept, and told.
+ * A checkpoint that cannot be taken (a full disk, a FIFO git would wait on…) stops the change
+ * before it runs: the recording rejects with the reason, and the tool does not run. Changes of
+ * the same file, and commands, take turns (`ChangeLocks`), so each is recorded whole.
  */
 export class SessionCheckpoints {
   private readonly store: CheckpointStore;
@@ -49,6 +52,7 @@ export class SessionCheckpoints {
   private prunedOthers = false;
   private current: TurnRecord | undefined;
   private chain: Promise<unknown> = Promise.resolve();
+  private readonly locks = new ChangeLocks();
 
   constructor(private readonly options: SessionCheckpointsOptions) {
     this.store = new CheckpointStore(checkpointFolder(options.home, options.sessionId));
@@ -98,8 +102,8 @@ export class SessionCheckpoints {
       snapshots: [],
     };
     this.store.index.turns.push(this.current);
-    this.enqueue(async () => {
-      await this.store.save();
+    void this.enqueue(async () => {
+      await this.saveOrTell();
       if (this.prunedOthers) return;
       this.prunedOthers = true;
       try {
@@ -113,56 +117,84 @@ export class SessionCheckpoints {
 
   /**
    * Records `relativePath` as it is (its bytes and mode, or its absence) before a file tool writes
-   * it; the returned function records it after. A secret path records nothing.
+   * it, once no other change of that file or command is under way; the returned function records
+   * it after, and lets the next change go. A secret path records nothing. Rejects, the change
+   * not to be made, when the checkpoint cannot be kept.
    */
   async beforeFileChange(relativePath: string, toolName: string): Promise<FinishRecording> {
-    if (this.isSecret(relativePath)) return async () => {};
+    const release = await this.locks.file(relativePath);
+    if (this.isSecret(relativePath)) return async () => release();
     const absolutePath = path.join(this.root, relativePath);
     const turn = this.turnForChange();
-    const before = await this.enqueue(() => this.keep(relativePath, observe(absolutePath, this.bounds.maxFileBytes)));
+    let before: FileState | undefined;
+    try {
+      before = await this.enqueue(() => this.keep(relativePath, observe(absolutePath, this.bounds.maxFileBytes)));
+    } catch (error) {
+      release();
+      throw notRun(error);
+    }
     return async () => {
-      await this.enqueue(async () => {
-        const after = await this.keep(relativePath, observe(absolutePath, this.bounds.maxFileBytes));
-        if (before === undefined || after === undefined) return;
-        if (sameFileState(before, after)) return;
-        this.addChanges(turn, [{ path: relativePath, before, after, by: toolName }]);
-        await keepWithinBounds(this.store, this.shadow, this.bounds, (notice) => this.notices.push(notice));
-        await this.store.save();
-      });
+      try {
+        await this.enqueue(async () => {
+          // Undo needs only the bytes from before; the change is recorded even when those after cannot be kept.
+          const after = await this.keep(relativePath, observe(absolutePath, this.bounds.maxFileBytes), 'after');
+          if (before === undefined || after === undefined) return;
+          if (sameFileState(before, after)) return;
+          this.addChanges(turn, [{ path: relativePath, before, after, by: toolName }]);
+          await this.keepWithinBoundsAndSave();
+        });
+      } finally {
+        release();
+      }
     };
   }
 
   /**
-   * Takes a shadow snapshot before a command runs; the returned function takes another after it
-   * and records every file that differs. Outside a git work tree it says once that commands
-   * cannot be undone, and records nothing.
+   * Takes a shadow snapshot before a command runs, once every change started before it is done;
+   * the returned function takes another after it, records every file that differs, and lets the
+   * next change go. Outside a git work tree it says once that commands cannot be undone, and
+   * records nothing. Rejects, the command not to be run, when the snapshot cannot be taken.
    */
   async beforeCommand(toolName: string): Promise<FinishRecording> {
-    this.inGit ??= isInGitWorkTree(this.root);
-    if (!(await this.inGit)) {
-      if (!this.commandsToldOnce) {
-        this.commandsToldOnce = true;
-        this.notices.push("(this folder is not in a git work tree, so what commands change cannot be undone; /undo covers Sylvan's own file edits)");
+    const release = await this.locks.command();
+    try {
+      this.inGit ??= isInGitWorkTree(this.root);
+      if (!(await this.inGit)) {
+        if (!this.commandsToldOnce) {
+          this.commandsToldOnce = true;
+          this.notices.push("(this folder is not in a git work tree, so what commands change cannot be undone; /undo covers Sylvan's own file edits)");
+        }
+        return async () => release();
       }
-      return async () => {};
+      const turn = this.turnForChange();
+      const before = await this.enqueue(() => this.snapshot());
+      return async () => {
+        try {
+          await this.enqueue(async () => {
+            const after = await this.snapshot().catch((error: Error) => {
+              this.notices.push(`(no checkpoint could be taken after the command, so /undo cannot reverse it: ${reasonOf(error)})`);
+              return undefined;
+            });
+            if (after === undefined) return;
+            turn.snapshots.push(before.name, after.name);
+            const found = await changesBetween(this.shadow, before.taken, after.taken, toolName).catch((error: Error) => {
+              this.notices.push(`(the command's changes could not be recorded, so /undo cannot reverse them: ${reasonOf(error)})`);
+              return { changes: [], notKept: [] };
+            });
+            for (const { path: file, size } of found.notKept) {
+              this.notices.push(`(${file} is ${size.toLocaleString('en-US')} bytes, over the checkpoint limit of ${limitText(this.bounds.maxFileBytes)}: what the command did to it cannot be undone)`);
+            }
+            this.addChanges(turn, found.changes);
+            await this.keepWithinBoundsAndSave();
+          });
+        } finally {
+          release();
+        }
+      };
+    } catch (error) {
+      release();
+      throw notRun(error);
     }
-    const turn = this.turnForChange();
-    const before = await this.enqueue(() => this.snapshot());
-    if (before === undefined) return async () => {};
-    return async () => {
-      await this.enqueue(async () => {
-        const after = await this.snapshot();
-        if (after === undefined) return;
-        const changes = await changesBetween(this.shadow, before.commit, after.commit, toolName).catch((error: Error) => {
-          this.notices.push(`(the command's changes could not be recorded, so /undo cannot reverse them: ${error.message})`);
-          return [];
-        });
-        turn.snapshots.push(before.name, after.name);
-        this.addChanges(turn, changes);
-        await keepWithinBounds(this.store, this.shadow, this.bounds, (notice) => this.notices.push(notice));
-        await this.store.save();
-      });
-    };
   }
 
   /** Reverses a turn's changes, newest first; a file changed since by someone else is put back only if `resolve` says so. */
@@ -171,7 +203,7 @@ export class SessionCheckpoints {
       const lines = await restoreChanges(turn.changes, 'undo', this.restoreContext(), resolve);
       turn.undone = true;
       this.store.index.redo = [...this.store.index.redo.filter((id) => id !== turn.id), turn.id];
-      await this.store.save();
+      await this.saveOrTell();
       return lines;
     });
   }
@@ -182,7 +214,7 @@ export class SessionCheckpoints {
       const lines = await restoreChanges(turn.changes, 'redo', this.restoreContext(), resolve);
       turn.undone = false;
       this.store.index.redo = this.store.index.redo.filter((id) => id !== turn.id);
-      await this.store.save();
+      await this.saveOrTell();
       return lines;
     });
   }
@@ -206,9 +238,9 @@ export class SessionCheckpoints {
       index.turns = index.turns.filter((candidate) => candidate.id < turn.id);
       index.redo = index.redo.filter((id) => id < turn.id);
       if (this.current && this.current.id >= turn.id) this.current = undefined;
-      await this.shadow.drop(gone.flatMap((candidate) => candidate.snapshots));
+      await this.shadow.drop(gone.flatMap((candidate) => candidate.snapshots), { latest: true });
       this.store.collectBlobs();
-      await this.store.save();
+      await this.saveOrTell();
     });
   }
 
@@ -233,15 +265,24 @@ export class SessionCheckpoints {
     this.store.index.redo = [];
   }
 
-  /** The state of a path as a checkpoint keeps it, its bytes stored; undefined (and told) when it cannot be kept. */
-  private async keep(relativePath: string, observing: Promise<Observed>): Promise<FileState | undefined> {
+  /**
+   * The state of a path as a checkpoint keeps it, its bytes stored; undefined (and told) when it is
+   * too big to keep. Throws when the bytes from before cannot be stored (a full disk): the change
+   * must not be made. The bytes after are worth keeping for /redo only: that failure is told.
+   */
+  private async keep(relativePath: string, observing: Promise<Observed>, side: 'before' | 'after' = 'before'): Promise<FileState | undefined> {
     const observed = await observing;
     switch (observed.kind) {
       case 'absent':
       case 'link':
         return observed;
       case 'file':
-        this.store.putBlob(observed.sha256, observed.bytes);
+        try {
+          this.store.putBlob(observed.sha256, observed.bytes);
+        } catch (error) {
+          if (side === 'before') throw error;
+          this.notices.push(`(the new bytes of ${relativePath} could not be kept, so /redo cannot make this change again after an /undo: ${reasonOf(error)})`);
+        }
         return { kind: 'file', mode: observed.mode, sha256: observed.sha256, size: observed.bytes.length, source: { in: 'blobs' } };
       case 'too-big':
         this.notices.push(`(${relativePath} is ${observed.size.toLocaleString('en-US')} bytes, over the checkpoint limit: this change cannot be undone)`);
@@ -251,14 +292,34 @@ export class SessionCheckpoints {
     }
   }
 
-  private async snapshot(): Promise<{ name: string; commit: string } | undefined> {
+  /** A shadow snapshot of the workspace; rejects when none can be taken. */
+  private async snapshot(): Promise<{ name: string; taken: SnapshotTaken }> {
+    if ((await this.shadow.prepare()) === 'created') this.forgetLostSnapshots();
     const name = `s${this.store.index.nextSnapshot++}`;
-    try {
-      return { name, commit: await this.shadow.snapshot(name) };
-    } catch (error) {
-      this.notices.push(`(no checkpoint could be taken before the command, so /undo cannot reverse it: ${(error as Error).message})`);
-      return undefined;
+    return { name, taken: await this.shadow.snapshot(name, this.bounds.maxFileBytes) };
+  }
+
+  /** The shadow repository was deleted: the turns whose changes it held can no longer be undone, and that is said now. */
+  private forgetLostSnapshots(): void {
+    for (const turn of this.turns) {
+      if (turn.dropped || turn.snapshots.length === 0) continue;
+      turn.dropped = true;
+      turn.changes = [];
+      turn.snapshots = [];
+      this.store.index.redo = this.store.index.redo.filter((id) => id !== turn.id);
+      this.notices.push(`(the checkpoint of turn ${turn.id} "${turn.words}" is gone: its shadow repository was deleted, so its changes can no longer be undone)`);
     }
+  }
+
+  private async keepWithinBoundsAndSave(): Promise<void> {
+    await keepWithinBounds(this.store, this.shadow, this.bounds, (notice) => this.notices.push(notice));
+    await this.saveOrTell();
+  }
+
+  private async saveOrTell(): Promise<void> {
+    await this.store.save().catch((error: Error) => {
+      this.notices.push(`(the checkpoints could not be saved, so /undo works only until Sylvan exits: ${reasonOf(error)})`);
+    });
   }
 
   private restoreContext() {
@@ -279,6 +340,22 @@ export class SessionCheckpoints {
     this.chain = next.catch(() => {});
     return next;
   }
+}
+
+/** The error a tool call ends with when its checkpoint could not be taken: the change was not made. */
+function notRun(error: unknown): Error {
+  return new Error(`Not done: no checkpoint could be taken first, so /undo could not reverse it (${reasonOf(error)}). Nothing was changed; fix that, or make the change by hand.`);
+}
+
+function reasonOf(error: unknown): string {
+  const failure = error as NodeJS.ErrnoException;
+  if (failure.code === 'ENOSPC') return 'the disk holding Sylvan\'s checkpoints is full';
+  if (failure.code === 'EDQUOT') return 'the disk quota of Sylvan\'s checkpoints is used up';
+  return failure.message ?? String(error);
+}
+
+function limitText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${bytes.toLocaleString('en-US')} bytes`;
 }
 
 function sameFileState(a: FileState, b: FileState): boolean {

@@ -92,7 +92,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       onInterrupt: () => turnController?.abort(),
       network: runtime.networkGrants && {
         offered: (question) => question.kind === 'command' && runtime.sandbox?.state.state === 'on' && !runtime.sandbox.state.network,
-        grant: (toolCallId) => runtime.networkGrants?.grant(toolCallId),
+        grant: (request) => runtime.networkGrants?.grant(request.toolCallId, request.input),
       },
     });
     // A pipe's next line is the user's next question, never an answer: the same policy, nobody to ask.
@@ -273,6 +273,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       unsubscribe();
       stopToggling?.();
       turnController = undefined;
+      // A grant whose call never started (the turn was stopped first) must not reach a later call of the same id.
+      current.runtime.networkGrants?.clear();
     }
     if (quit) return 130;
     // What was queued during the turn follows an answer that completed; after a stop or a failure it is the user's to send again.

@@ -178,6 +178,18 @@ describe('the shadow repository', () => {
     assert.ok(!existsSync(marker), `a hook of the user's ran: ${existsSync(marker) ? readFileSync(marker, 'utf8') : ''}`);
   });
 
+  test('a command that only changes a mode git cannot hold (0600 to 0640) is undone to the exact mode', async () => {
+    const { workspace, checkpoints, call } = setUp({ git: true });
+    writeFileSync(join(workspace, 'private.txt'), 'private\n');
+    chmodSync(join(workspace, 'private.txt'), 0o600);
+    checkpoints.beginTurn('loosen it', 0);
+    await call('run_command', { command: 'chmod 640 private.txt' });
+    assert.deepEqual(checkpoints.undoable?.changes.map((change) => change.path), ['private.txt']);
+    const lines = await checkpoints.undo(checkpoints.undoable!, never);
+    assert.deepEqual(lines.map((line) => `${line.path} ${line.outcome}`), ['private.txt restored']);
+    assert.equal(statSync(join(workspace, 'private.txt')).mode & 0o777, 0o600);
+  });
+
   test('outside a git work tree a command records nothing and says so once', async () => {
     const { checkpoints, call } = setUp();
     checkpoints.beginTurn('run twice', 0);
