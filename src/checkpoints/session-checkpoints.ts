@@ -11,9 +11,8 @@ import { ChangeLocks } from './change-locks.ts';
 import { changesBetween } from './command-changes.ts';
 import { observe, type Observed } from './file-state.ts';
 import { restoreChanges, type ConflictResolver, type RestoreLine } from './restore.ts';
-import { isInGitWorkTree, ShadowRepository, type SnapshotTaken } from './shadow-repository.ts';
-
-const COMMANDS_NOT_UNDOABLE = "this folder is not in a git work tree, so what commands change cannot be undone; /undo covers Sylvan's own file edits";
+import { ShadowRepository, type SnapshotTaken } from './shadow-repository.ts';
+import { UndoableCommands } from './undoable-commands.ts';
 
 export interface SessionCheckpointsOptions {
   /** $SYLVAN_HOME. */
@@ -49,10 +48,13 @@ export class SessionCheckpoints {
   private readonly root: string;
   private readonly notices: string[] = [];
   private readonly shadow: ShadowRepository;
-  private inGit: Promise<boolean> | undefined;
-  private commandsToldOnce = false;
+  /** Whether what commands change can be undone here, and the line that says it cannot. */
+  readonly commands: UndoableCommands;
   private prunedOthers = false;
+  /** The turn's start: its record saved and other sessions' checkpoints tidied (once a session). */
+  private started: Promise<unknown> = Promise.resolve();
   private current: TurnRecord | undefined;
+  private commandLinesTurn: TurnRecord | undefined;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly locks = new ChangeLocks();
 
@@ -60,6 +62,7 @@ export class SessionCheckpoints {
     this.store = new CheckpointStore(checkpointFolder(options.home, options.sessionId));
     this.bounds = { ...DEFAULT_BOUNDS, ...options.bounds };
     this.root = realOrSelf(options.workspaceRoot);
+    this.commands = new UndoableCommands(this.root);
     const home = realOrSelf(options.home);
     const homeInside = path.relative(this.root, home);
     const homePrefix = homeInside.startsWith('..') || path.isAbsolute(homeInside) ? undefined : homeInside.split(path.sep).join('/');
@@ -90,13 +93,14 @@ export class SessionCheckpoints {
 
   /**
    * Starts a turn: its changes are recorded under it. `messageCount` is the history's length before
-   * its message. `afterCommandLines`: a custom command's `!` lines began a turn named after it for
-   * this message, which joins that turn (one turn in /rewind, not two).
+   * its message. A custom command's `!` lines (`command-lines`) begin a turn named after it; the
+   * message they lead to joins that turn (one turn in /rewind, not two).
    */
-  beginTurn(text: string, messageCount: number, afterCommandLines = false): void {
-    const current = this.current;
-    if (afterCommandLines && current && current.messageCount === messageCount && current === this.turns.at(-1)) {
-      current.textHash = hashText(text);
+  beginTurn(text: string, messageCount: number, kind: 'message' | 'command-lines' | 'command' = 'message'): void {
+    const joined = this.commandLinesTurn;
+    this.commandLinesTurn = undefined;
+    if (kind === 'message' && joined && joined === this.current && joined.messageCount === messageCount) {
+      joined.textHash = hashText(text);
       return void this.enqueue(() => this.store.save());
     }
     const oneLine = redactSecrets(text, this.options.secrets ?? []).replace(/\s+/g, ' ').trim();
@@ -113,7 +117,8 @@ export class SessionCheckpoints {
       snapshots: [],
     };
     this.store.index.turns.push(this.current);
-    void this.enqueue(async () => {
+    if (kind === 'command-lines') this.commandLinesTurn = this.current;
+    this.started = this.enqueue(async () => {
       await this.saveOrTell();
       if (this.prunedOthers) return;
       this.prunedOthers = true;
@@ -160,18 +165,6 @@ export class SessionCheckpoints {
     };
   }
 
-  /** Outside git, the line to show before a command runs (`once`: unless told before); the notice after it is then not repeated. */
-  async noteBeforeCommand(options: { once?: boolean } = {}): Promise<string | undefined> {
-    if (await this.commandsUndoable()) return undefined;
-    if (options.once && this.commandsToldOnce) return undefined;
-    this.commandsToldOnce = true;
-    return COMMANDS_NOT_UNDOABLE;
-  }
-
-  private commandsUndoable(): Promise<boolean> {
-    return (this.inGit ??= isInGitWorkTree(this.root));
-  }
-
   /**
    * Takes a shadow snapshot before a command runs, once every change started before it is done;
    * the returned function takes another after it, records every file that differs, and lets the
@@ -181,11 +174,9 @@ export class SessionCheckpoints {
   async beforeCommand(toolName: string): Promise<FinishRecording> {
     const release = await this.locks.command();
     try {
-      if (!(await this.commandsUndoable())) {
-        if (!this.commandsToldOnce) {
-          this.commandsToldOnce = true;
-          this.notices.push(`(${COMMANDS_NOT_UNDOABLE})`);
-        }
+      if (!(await this.commands.undoable())) {
+        const notice = this.commands.noticeAfter();
+        if (notice) this.notices.push(notice);
         return async () => release();
       }
       const turn = this.turnForChange();
@@ -264,6 +255,14 @@ export class SessionCheckpoints {
       this.store.collectBlobs();
       await this.saveOrTell();
     });
+  }
+
+  /**
+   * Waits for the last turn's start to be recorded, and so for its notice about other sessions'
+   * checkpoints removed; not for the recordings of its calls (a stopped command may still be finishing).
+   */
+  async turnStarted(): Promise<void> {
+    await this.started.catch(() => {});
   }
 
   /** Waits for every recording in flight (tests, and before a restore). */

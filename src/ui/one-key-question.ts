@@ -7,7 +7,7 @@ import type { ReplState } from './repl-state.ts';
  * typed line (a choice's key or its first word). Undefined when the user backs out (Esc, Ctrl-C,
  * Ctrl-D, an empty line) or the answer is none of the choices.
  */
-export async function askOneKey(state: ReplState, question: string, choices: readonly Choice[]): Promise<string | undefined> {
+export async function askOneKey(state: Pick<ReplState, 'choose' | 'ask'>, question: string, choices: readonly Choice[]): Promise<string | undefined> {
   if (state.choose) {
     const picked = await state.choose(question, choices);
     return picked.kind === 'choice' ? picked.key : undefined;

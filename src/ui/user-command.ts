@@ -1,7 +1,7 @@
 import { runCommandSpec } from '../tools/shell/run-command-spec.ts';
 import { cutToWidth, wrapStyled } from './display-width.ts';
 import type { ReplState } from './repl-state.ts';
-import { shownHome } from '../settings/loaded-files.ts';
+import { shownHome } from '../config/settings/loaded-files.ts';
 import { sandboxHint } from './sandbox-hint.ts';
 import { sanitizeLine } from './sanitize.ts';
 import { forScreen, progressLines } from './screen-text.ts';
@@ -24,7 +24,7 @@ export async function runUserCommand(line: string, state: ReplState, options: { 
   const command = line.replace(/^!/, '').trim();
   if (command === '') return printDim(state, BARE_BANG_HINT, 2);
   if (options.piped) return printDim(state, '!command runs only when typed at a terminal: this input is a pipe, so nothing was run.', 2);
-  const note = await state.runtime.checkpoints?.noteBeforeCommand({ once: true });
+  const note = await state.runtime.checkpoints?.commands.noteBefore({ once: true });
   if (note !== undefined) printDim(state, `(${note})`, 0);
   const startedAt = Date.now();
   const status = state.status(`$ ${sanitizeLine(command)}`);

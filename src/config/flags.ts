@@ -1,0 +1,76 @@
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../errors.ts';
+import { argumentProblem } from './help-text.ts';
+import type { ResumeRequest } from './config.ts';
+
+export { HELP } from './help-text.ts';
+
+const FLAG_OPTIONS = {
+  print: { type: 'boolean', short: 'p' },
+  json: { type: 'boolean' },
+  provider: { type: 'string' },
+  model: { type: 'string', short: 'm' },
+  'max-steps': { type: 'string' },
+  'token-budget': { type: 'string' },
+  timeout: { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
+  sandbox: { type: 'string' },
+  mode: { type: 'string' },
+  think: { type: 'boolean' },
+  'no-think': { type: 'boolean' },
+  'thinking-budget': { type: 'string' },
+  continue: { type: 'boolean', short: 'c' },
+  resume: { type: 'string', short: 'r' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+/** The command line's flags, as given (validated where they are used). */
+export type Flags = ReturnType<typeof parseArgs<{ options: typeof FLAG_OPTIONS; allowPositionals: true; strict: true }>>['values'];
+
+/** What the command line asks for: the flags, and for print mode the question and where the turn goes. */
+export interface CommandLine {
+  flags: Flags;
+  mode: { kind: 'repl' } | { kind: 'print'; prompt?: string };
+  resume: ResumeRequest | undefined;
+}
+
+/** `--resume` takes an optional id, which parseArgs cannot express: give it an empty one. */
+function normaliseResume(argv: string[]): string[] {
+  return argv.flatMap((argument, index) => {
+    if (argument !== '--resume' && argument !== '-r') return [argument];
+    const next = argv[index + 1];
+    return next === undefined || next.startsWith('-') ? [argument, ''] : [argument];
+  });
+}
+
+/**
+ * Reads the command line. Throws `ConfigError` (one line, exit code 2) for an unknown flag, a
+ * missing value, a stray argument or flags that exclude each other; `help`/`version` are answered by the caller.
+ */
+export function parseCommandLine(argv: string[]): CommandLine | { help: true } | { version: true } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: normaliseResume(argv), allowPositionals: true, strict: true, options: FLAG_OPTIONS });
+  } catch (error) {
+    throw new ConfigError(argumentProblem((error as Error).message));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { help: true };
+  if (values.version) return { version: true };
+
+  const print = values.print === true || values.json === true;
+  const prompt = positionals.join(' ').trim();
+  if (!print && prompt !== '') {
+    throw new ConfigError(`Unexpected argument "${positionals[0]}". To ask one question, use: sylvan -p "${prompt}"`);
+  }
+
+  let resume: ResumeRequest | undefined;
+  if (values.continue) resume = { kind: 'latest' };
+  if (values.resume !== undefined) {
+    if (resume) throw new ConfigError('Use either --continue or --resume, not both.');
+    resume = values.resume === '' ? { kind: 'pick' } : { kind: 'id', id: values.resume };
+  }
+  if (print && resume?.kind === 'pick') throw new ConfigError('--resume needs a session id in print mode.');
+  return { flags: values, mode: print ? { kind: 'print', prompt: prompt === '' ? undefined : prompt } : { kind: 'repl' }, resume };
+}
