@@ -41,6 +41,9 @@ export async function* readStep(stream: AsyncIterable<TextStreamPart<ToolSet>>):
   const truncated = new Set<string>();
   try {
     for await (const part of stream) {
+      // After an error (a stream cut short) the provider still closes the calls it had begun, with
+      // whatever arguments arrived: none of them will run, so none is shown.
+      if (step.error !== undefined && part.type.startsWith('tool-')) continue;
       switch (part.type) {
         case 'text-delta':
           step.text += part.text;

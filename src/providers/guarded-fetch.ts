@@ -91,8 +91,11 @@ export function guardedFetch(options: GuardedFetchOptions): typeof globalThis.fe
   };
 }
 
-/** Only throttling and server faults are retried (see RETRIED in provider-errors.ts). */
-const reasonOf = (problem: Problem): RetryReason => (classifyProblem(problem).kind === 'throttled' ? 'rate-limited' : 'server-error');
+/** Only throttling, server faults and streams cut short before any answer are retried (see RETRIED in provider-errors.ts). */
+function reasonOf(problem: Problem): RetryReason {
+  if (problem.fault === 'cut-early') return 'network';
+  return classifyProblem(problem).kind === 'throttled' ? 'rate-limited' : 'server-error';
+}
 
 const isAbort = (error: unknown): boolean =>
   error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');

@@ -141,8 +141,38 @@ function kindOf(problem: Problem): ErrorKind {
   return 'bad-request';
 }
 
-/** A response that was not the stream it should have been: never retried, each with its own line. */
-export type FaultKind = 'empty-body' | 'html-body' | 'json-body' | 'not-a-stream' | 'empty-stream' | 'line-too-long' | 'too-large';
+/**
+ * A response that was not the stream it should have been, each with its own line; only a stream
+ * cut short before anything was shown is sent again. One cut after text arrives in the stream as
+ * a frame of Sylvan's own (`ownFaultCode`), so the text before it is kept on screen.
+ */
+export type FaultKind =
+  | 'empty-body'
+  | 'html-body'
+  | 'json-body'
+  | 'not-a-stream'
+  | 'empty-stream'
+  | 'line-too-long'
+  | 'too-large'
+  /** The connection broke before anything was shown. */
+  | 'cut-early'
+  /** The body ended cleanly with nothing shown and no end marker (finish reason, `[DONE]`). */
+  | 'ended-early'
+  | 'cut-mid-answer'
+  | 'ended-mid-answer';
+
+const RETRIED_FAULTS: ReadonlySet<FaultKind> = new Set(['cut-early', 'ended-early']);
+
+const OWN_FAULT_CODES = { 'cut-mid-answer': 'sylvan_stream_cut', 'ended-mid-answer': 'sylvan_stream_unfinished' } as const;
+
+/** The code of the error frame Sylvan ends a cut-short stream with. */
+export const ownFaultCode = (kind: keyof typeof OWN_FAULT_CODES): string => OWN_FAULT_CODES[kind];
+
+const faultOfCode = (code: string | undefined): FaultKind | undefined =>
+  (Object.keys(OWN_FAULT_CODES) as Array<keyof typeof OWN_FAULT_CODES>).find((kind) => OWN_FAULT_CODES[kind] === code);
+
+/** What a cut-short answer's line says after what happened: the step is not kept (only whole steps are). */
+const NOT_KEPT = 'what arrived is shown but not kept for the model. Say "continue" to have it answer again.';
 
 const FAULTS: Record<FaultKind, (where: string, context: LineContext) => string> = {
   'empty-body': (where) => `${where} answered 200 with an empty body instead of a stream. Try again; if it repeats, check the base URL.`,
@@ -154,6 +184,11 @@ const FAULTS: Record<FaultKind, (where: string, context: LineContext) => string>
   'empty-stream': (where) => `${where} sent a stream with no answer in it (no data before [DONE]). Try again.`,
   'line-too-long': (where) => `${where} sent a stream line longer than 10 MB; Sylvan stopped reading it. Try again.`,
   'too-large': (where) => `${where} sent more than 100 MB for one answer; Sylvan stopped reading it. Try again.`,
+  'cut-early': (where, context) =>
+    `The connection to ${where} was cut off before any answer arrived${tries(context)}. Try again; if it repeats, check your network or proxy.`,
+  'ended-early': (where, context) => `${where} ended its stream before any answer arrived (no finish reason, no [DONE])${tries(context)}. Try again.`,
+  'cut-mid-answer': (where) => `The connection to ${where} was cut off before the answer ended; ${NOT_KEPT}`,
+  'ended-mid-answer': (where) => `${where} ended its stream before the answer ended (no finish reason, no [DONE]); ${NOT_KEPT}`,
 };
 
 /** The server's words on one line, whole up to about 300 characters, cut at a word boundary. */
@@ -228,7 +263,7 @@ const LINES: Record<Exclude<ErrorKind, 'not-a-stream'>, (p: Problem, c: LineCont
 
 /** The table's row for a problem: its kind and whether to send the request again. */
 export function classifyProblem(problem: Problem): { kind: ErrorKind; retry: boolean } {
-  if (problem.fault) return { kind: 'not-a-stream', retry: false };
+  if (problem.fault) return { kind: 'not-a-stream', retry: RETRIED_FAULTS.has(problem.fault) };
   const kind = kindOf(problem);
   return { kind, retry: RETRIED.has(kind) };
 }
@@ -270,5 +305,6 @@ export function problemFromValue(status: number | undefined, value: unknown): Pr
     message: text(source.message),
   };
   if (inner === undefined && problem.code === undefined && problem.message === undefined) return undefined;
-  return problem;
+  const own = faultOfCode(problem.code);
+  return own ? { status: 200, fault: own } : problem;
 }

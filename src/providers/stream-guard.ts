@@ -1,4 +1,4 @@
-import { problemFromBody, type FaultKind, type Problem } from './provider-errors.ts';
+import { ownFaultCode, problemFromBody, type FaultKind, type Problem } from './provider-errors.ts';
 import { ProviderFault } from './provider-fault.ts';
 
 /** Bounds on one streamed answer: a line without a newline, and the whole (decompressed) body. */
@@ -21,9 +21,9 @@ const fault = (kind: FaultKind): Problem => ({ status: 200, fault: kind });
  * finish — or an error) and decides what it is. Events that show nothing (the opening role-only
  * chunk, empty deltas, keep-alive comments) are read past, so an error that follows them still
  * arrives before any text was shown and may be retried. A stream comes back whole (the bytes read
- * so far put back in front) behind `guardEventStream`; an HTML page, a JSON body, an empty body or
- * an error before anything was shown comes back as a problem, so the caller can retry it or report
- * it before anything reaches the SDK.
+ * so far put back in front) behind `guardEventStream`; an HTML page, a JSON body, an empty body,
+ * an error, or a connection cut or a body ended before anything was shown comes back as a problem,
+ * so the caller can retry it or report it before anything reaches the SDK.
  */
 export async function openEventStream(
   body: ReadableStream<Uint8Array> | null,
@@ -64,7 +64,15 @@ export async function openEventStream(
       void reader.cancel().catch(() => {});
       return { kind: 'problem', problem: fault('line-too-long') };
     }
-    const { done, value } = await reader.read();
+    let read: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      read = await reader.read();
+    } catch (error) {
+      // Nothing was shown yet, so the request may be sent again; the user's interrupt is not a cut.
+      if (!isConnectionCut(error)) throw error;
+      return { kind: 'problem', problem: fault('cut-early') };
+    }
+    const { done, value } = read;
     if (done) {
       ended = true;
       take(decoder.decode());
@@ -94,6 +102,8 @@ export async function openEventStream(
     void reader.cancel().catch(() => {});
     return { kind: 'problem', problem: firstProblem };
   }
+  // Ended with nothing shown, not even a finish reason or [DONE]: cut short, and safe to send again.
+  if (ended && opening.telling === undefined && showsNothing(opening.rest())) return { kind: 'problem', problem: fault('ended-early') };
   const replayed = new ReadableStream<Uint8Array>({
     start(controller) {
       for (const chunk of chunks) controller.enqueue(chunk);
@@ -112,6 +122,29 @@ export async function openEventStream(
     cancel: (reason) => reader.cancel(reason),
   });
   return { kind: 'stream', body: guardEventStream(replayed, limits, attempts) };
+}
+
+/** A chunk that names why the answer ended (`null` and `""` say nothing yet). */
+const FINISH_REASON = /"finish_reason"\s*:\s*"[^"]/;
+
+/**
+ * An error frame of Sylvan's own, ending a stream that was cut short after something was shown:
+ * the provider turns it into an error part after the text, in order, and `problemFromValue` reads
+ * its code back as the fault.
+ */
+function ownFaultFrame(kind: 'cut-mid-answer' | 'ended-mid-answer'): string {
+  const message = kind === 'cut-mid-answer' ? 'the connection was cut before the answer ended' : 'the stream ended without a finish reason or [DONE]';
+  return `data: ${JSON.stringify({ error: { code: ownFaultCode(kind), type: 'sylvan', message } })}\n\n`;
+}
+
+/** undici's words for a connection that broke while a body was read (never the user's interrupt). */
+function isConnectionCut(error: unknown): boolean {
+  for (let link = error, depth = 0; link instanceof Error && depth < 4; link = link.cause, depth++) {
+    if (link.name === 'AbortError' || link.name === 'TimeoutError') return false;
+    const code = (link as { code?: unknown }).code;
+    if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE' || /^terminated$|other side closed|socket hang up/i.test(link.message)) return true;
+  }
+  return false;
 }
 
 /** Opening events that show nothing are read past up to this much; then the stream is passed on as it is. */
@@ -222,6 +255,10 @@ function errorFrameIn(event: string): Problem | undefined {
  * empty body, a lone `[DONE]`). An error frame after the first event is passed on as the stream's
  * last line: failing the stream would make the SDK's pipes drop the text read before it, while the
  * provider turns the frame into an error part `describeModelError` reads by its code.
+ *
+ * A stream is whole only once its end marker arrived: a finish reason or `[DONE]`. A connection
+ * cut before it, or a body that ends cleanly without it, ends the stream the same way, with a frame
+ * of Sylvan's own after the lines that did arrive (see `ownFaultFrame`); the partial line is dropped.
  */
 export function guardEventStream(
   source: ReadableStream<Uint8Array>,
@@ -236,12 +273,15 @@ export function guardEventStream(
   let dataFrames = 0;
   let failure: ProviderFault | undefined;
   let sawErrorFrame = false;
+  let sawEnd = false;
 
   const check = (line: string): Problem | undefined => {
     if (!line.startsWith('data:')) return undefined;
     const data = line.slice(5).trim();
+    if (data === '[DONE]') sawEnd = true;
     if (data === '' || data === '[DONE]') return undefined;
     dataFrames++;
+    if (FINISH_REASON.test(data)) sawEnd = true;
     return errorFrameIn(line);
   };
 
@@ -289,13 +329,20 @@ export function guardEventStream(
           try {
             chunk = await reader.read();
           } catch (error) {
-            controller.error(error);
+            if (!isConnectionCut(error) || dataFrames === 0) {
+              controller.error(error);
+              return;
+            }
+            pending = '';
+            sawErrorFrame = true;
+            controller.enqueue(encoder.encode(`\n\n${ownFaultFrame('cut-mid-answer')}`));
             return;
           }
           if (chunk.done) {
             pending += decoder.decode();
-            const out = takeLines(true);
+            let out = takeLines(true);
             if (!failure && dataFrames === 0) failure = new ProviderFault(fault('empty-stream'), attempts);
+            if (!failure && !sawErrorFrame && !sawEnd) out += `\n\n${ownFaultFrame('ended-mid-answer')}`;
             if (out !== '') controller.enqueue(encoder.encode(out));
             if (failure) {
               // The lines before the failure are read first; the next pull reports it.

@@ -41,8 +41,12 @@ export type Reply =
   | { kind: 'http-error'; status: number; body?: string | object; headers?: Record<string, string> }
   /** Never finishes. `headers` sends the 200 SSE headers first; `text` also streams those deltas first. */
   | { kind: 'hang'; headers?: boolean; text?: string }
-  /** Streams `text` (and the opening chunk of each call, arguments unfinished), then destroys the socket. */
-  | { kind: 'cut'; text: string; calls?: ScriptedToolCall[] }
+  /**
+   * Streams `text` (and the opening chunk of each call, arguments unfinished), then destroys the
+   * socket; `end: 'reset'` resets the connection instead (RST), `end: 'close'` ends the body cleanly
+   * without a finish reason or [DONE].
+   */
+  | { kind: 'cut'; text: string; calls?: ScriptedToolCall[]; end?: CutEnd }
   /** Sends each item as one `data:` event (objects JSON-encoded), then ends; no automatic [DONE]. */
   | { kind: 'raw'; chunks: Array<string | object>; status?: number; headers?: Record<string, string> };
 
@@ -109,7 +113,11 @@ export const httpError = (status: number, options: { body?: string | object; hea
 
 export const hang = (options: { headers?: boolean; text?: string } = {}): Reply => ({ kind: 'hang', ...options });
 
-export const cut = (content: string, calls?: ScriptedToolCall[]): Reply => ({ kind: 'cut', text: content, ...(calls && { calls }) });
+/** How a `cut` reply ends: the socket destroyed (FIN), reset (RST), or the body ended cleanly. */
+export type CutEnd = 'destroy' | 'reset' | 'close';
+
+export const cut = (content: string, calls?: ScriptedToolCall[], end?: CutEnd): Reply =>
+  ({ kind: 'cut', text: content, ...(calls && { calls }), ...(end && { end }) });
 
 export const raw = (chunks: Array<string | object>): Reply => ({ kind: 'raw', chunks });
 
@@ -222,7 +230,9 @@ async function sendReply(reply: Reply, body: ChatRequestBody, response: ServerRe
       const stream = events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('');
       // Wait for the bytes to reach the kernel, or destroy() would discard them with the socket.
       await new Promise<void>((resolve) => response.write(stream, () => resolve()));
-      response.socket?.destroy();
+      if (reply.end === 'close') response.end();
+      else if (reply.end === 'reset') response.socket?.resetAndDestroy();
+      else response.socket?.destroy();
       return;
     }
     case 'text':
