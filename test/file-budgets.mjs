@@ -53,6 +53,7 @@ export const SPAWNING_FILES = {
   'test/cli/checkpoints-disk-full.test.ts': { seconds: 10, waitsFor: 'one terminal session of 5 turns with the checkpoints on a full 1 MB tmpfs (skipped when not root)' },
   'test/cli/undo-after-commands.test.ts': { seconds: 20, waitsFor: '2 terminal sessions of 10 and 9 turns: commands undone, a 21 MB file made, 16 parallel edits, a FIFO .gitignore, the shadow repository deleted and locked' },
   'test/docs/global-install.test.ts': { seconds: 10, waitsFor: "one offline `npm install -g .` into a temp prefix, then one print-mode run of the installed command" },
+  'test/cli/undo-after-interrupt-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session: a command that ignores SIGTERM stopped with Esc (2 s to SIGKILL), then /undo' },
   'test/mcp/mcp-descendants.test.ts': { seconds: 10, waitsFor: "3 CLI runs whose MCP server's setsid grandchild must end with them, one killed with SIGKILL" },
 };
 

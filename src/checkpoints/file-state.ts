@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstat, mkdir, readFile, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../tools/files/atomic-write.ts';
+import type { FileState } from './checkpoint-types.ts';
 
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -52,4 +53,12 @@ export async function putBack(absolutePath: string, state: { kind: 'absent' } | 
     if (error.code !== 'ENOENT') throw error;
   });
   if (state.kind === 'link') await symlink(state.target, absolutePath);
+}
+
+/** Whether two recorded states are the same: bytes and mode, a link's target, or both absent. */
+export function sameFileState(a: FileState, b: FileState): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === 'file' && b.kind === 'file') return a.sha256 === b.sha256 && a.mode === b.mode;
+  if (a.kind === 'link' && b.kind === 'link') return a.target === b.target;
+  return true;
 }

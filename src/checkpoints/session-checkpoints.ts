@@ -8,8 +8,10 @@ import { CheckpointStore, checkpointFolder, KEPT_SESSIONS, pruneOtherSessions } 
 import { DEFAULT_BOUNDS, type CheckpointBounds, type FileChange, type FileState, type TurnRecord } from './checkpoint-types.ts';
 import { keepWithinBounds } from './checkpoint-bounds.ts';
 import { ChangeLocks } from './change-locks.ts';
+import { notRun, reasonOf } from './checkpoint-failures.ts';
 import { changesBetween } from './command-changes.ts';
-import { observe, type Observed } from './file-state.ts';
+import { observe, sameFileState, type Observed } from './file-state.ts';
+import { OpenRecordings } from './open-recordings.ts';
 import { restoreChanges, type ConflictResolver, type RestoreLine } from './restore.ts';
 import { ShadowRepository, type SnapshotTaken } from './shadow-repository.ts';
 import { UndoableCommands } from './undoable-commands.ts';
@@ -57,6 +59,7 @@ export class SessionCheckpoints {
   private commandLinesTurn: TurnRecord | undefined;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly locks = new ChangeLocks();
+  private readonly recordings = new OpenRecordings();
 
   constructor(private readonly options: SessionCheckpointsOptions) {
     this.store = new CheckpointStore(checkpointFolder(options.home, options.sessionId));
@@ -137,7 +140,11 @@ export class SessionCheckpoints {
    * it after, and lets the next change go. A secret path records nothing. Rejects, the change
    * not to be made, when the checkpoint cannot be kept.
    */
-  async beforeFileChange(relativePath: string, toolName: string): Promise<FinishRecording> {
+  beforeFileChange(relativePath: string, toolName: string): Promise<FinishRecording> {
+    return this.recordings.track(() => this.recordFileChange(relativePath, toolName));
+  }
+
+  private async recordFileChange(relativePath: string, toolName: string): Promise<FinishRecording> {
     const release = await this.locks.file(relativePath);
     if (this.isSecret(relativePath)) return async () => release();
     const absolutePath = path.join(this.root, relativePath);
@@ -171,7 +178,11 @@ export class SessionCheckpoints {
    * next change go. Outside a git work tree it says once that commands cannot be undone, and
    * records nothing. Rejects, the command not to be run, when the snapshot cannot be taken.
    */
-  async beforeCommand(toolName: string): Promise<FinishRecording> {
+  beforeCommand(toolName: string): Promise<FinishRecording> {
+    return this.recordings.track(() => this.recordCommand(toolName));
+  }
+
+  private async recordCommand(toolName: string): Promise<FinishRecording> {
     const release = await this.locks.command();
     try {
       if (!(await this.commands.undoable())) {
@@ -265,9 +276,12 @@ export class SessionCheckpoints {
     await this.started.catch(() => {});
   }
 
-  /** Waits for every recording in flight (tests, and before a restore). */
-  settled(): Promise<void> {
-    return this.chain.then(() => {});
+  /**
+   * Waits for every recording begun so far (a stopped command's too, which may still be ending)
+   * and the work queued after them, before a restore; false when `withinMs` passed first.
+   */
+  settled(withinMs = Number.POSITIVE_INFINITY): Promise<boolean> {
+    return this.recordings.closedWithin(withinMs, () => this.chain);
   }
 
   private isSecret(relativePath: string): boolean {
@@ -363,27 +377,8 @@ export class SessionCheckpoints {
   }
 }
 
-/** The error a tool call ends with when its checkpoint could not be taken: the change was not made. */
-function notRun(error: unknown): Error {
-  return new Error(`Not done: no checkpoint could be taken first, so /undo could not reverse it (${reasonOf(error)}). Nothing was changed; fix that, or make the change by hand.`);
-}
-
-function reasonOf(error: unknown): string {
-  const failure = error as NodeJS.ErrnoException;
-  if (failure.code === 'ENOSPC') return 'the disk holding Sylvan\'s checkpoints is full';
-  if (failure.code === 'EDQUOT') return 'the disk quota of Sylvan\'s checkpoints is used up';
-  return failure.message ?? String(error);
-}
-
 function limitText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${bytes.toLocaleString('en-US')} bytes`;
-}
-
-function sameFileState(a: FileState, b: FileState): boolean {
-  if (a.kind !== b.kind) return false;
-  if (a.kind === 'file' && b.kind === 'file') return a.sha256 === b.sha256 && a.mode === b.mode;
-  if (a.kind === 'link' && b.kind === 'link') return a.target === b.target;
-  return true;
 }
 
 function hashText(text: string): string {

@@ -15,11 +15,28 @@ const RESTORE_CHOICES = [
   { key: 'b', label: 'Both' },
 ];
 
+/** How long a restore waits for open recordings without a word, then after saying so. */
+const QUIET_WAIT_MS = 500;
+const TOLD_WAIT_MS = 15_000;
+
+/**
+ * Waits until every change begun is recorded — a command stopped with Esc ends for the turn at
+ * once, but may take seconds more to die and be snapshotted — so a restore sees the turn the user
+ * just saw; bounded, so a command that never ends cannot hang the prompt.
+ */
+async function recordingsFinished(state: ReplState, command: string): Promise<boolean> {
+  const checkpoints = state.runtime.checkpoints;
+  if (await checkpoints.settled(QUIET_WAIT_MS)) return true;
+  state.print(state.dim('  Waiting for a stopped command to end and its changes to be recorded…'));
+  if (await checkpoints.settled(TOLD_WAIT_MS)) return true;
+  state.print(`  A stopped command has not ended yet, so its changes are not recorded and nothing was changed. Try ${command} again in a moment.`);
+  return false;
+}
+
 /** `/undo`: reverses the last turn's changes, newest first, and says what happened to each file. */
 export async function undoCommand(state: ReplState): Promise<void> {
   const checkpoints = state.runtime.checkpoints;
-  // A stopped command may still be finishing its checkpoint.
-  await checkpoints.settled();
+  if (!(await recordingsFinished(state, '/undo'))) return;
   const turn = checkpoints.undoable;
   if (!turn) {
     state.print('  Nothing to undo: no turn of this session changed a file that a checkpoint still holds.');
@@ -33,7 +50,7 @@ export async function undoCommand(state: ReplState): Promise<void> {
 /** `/redo`: makes the changes of the last undone turn again. */
 export async function redoCommand(state: ReplState): Promise<void> {
   const checkpoints = state.runtime.checkpoints;
-  await checkpoints.settled();
+  if (!(await recordingsFinished(state, '/redo'))) return;
   const turn = checkpoints.redoable;
   if (!turn) {
     state.print('  Nothing to redo: /redo takes back an /undo, until a later turn changes files.');
@@ -50,7 +67,7 @@ export async function redoCommand(state: ReplState): Promise<void> {
  */
 export async function rewindCommand(argument: string, state: ReplState): Promise<void> {
   const checkpoints = state.runtime.checkpoints;
-  await checkpoints.settled();
+  if (!(await recordingsFinished(state, '/rewind'))) return;
   const turns = checkpoints.turns;
   if (turns.length === 0) {
     state.print('  Nothing to rewind yet: no turn in this session.');

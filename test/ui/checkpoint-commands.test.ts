@@ -78,4 +78,19 @@ describe('/rewind, /undo and /redo', () => {
     await undoCommand(summarised.state);
     assert.match(summarised.printed.at(-1)!, /Nothing to undo/);
   });
+  test('a change still being recorded past the wait: each command says so and changes nothing', async () => {
+    const { workspace, checkpoints, state, printed, messages } = await session([]);
+    // A stopped command that has not ended (the bounded waits themselves are session-checkpoints' tests).
+    checkpoints.settled = async () => false;
+    for (const [name, run] of [['/undo', () => undoCommand(state)], ['/redo', () => redoCommand(state)], ['/rewind', () => rewindCommand('1', state)]] as const) {
+      printed.length = 0;
+      await run();
+      assert.deepEqual(printed, [
+        '  Waiting for a stopped command to end and its changes to be recorded…',
+        `  A stopped command has not ended yet, so its changes are not recorded and nothing was changed. Try ${name} again in a moment.`,
+      ]);
+    }
+    assert.ok(existsSync(join(workspace, 'one.txt')) && existsSync(join(workspace, 'two.txt')));
+    assert.equal(messages().length, 4);
+  });
 });
