@@ -6,13 +6,15 @@ import type { ShadowRepository } from './shadow-repository.ts';
  * Drops the oldest turns' checkpoints past the count or byte limit (file contents and shadow
  * objects together), one turn at a time, each said through `tell`; the newest turn with changes
  * always stays. A dropped turn stays listed (for /rewind of the conversation) without changes.
+ * Resolves with whether any turn was dropped.
  */
 export async function keepWithinBounds(
   store: CheckpointStore,
   shadow: ShadowRepository,
   bounds: CheckpointBounds,
   tell: (notice: string) => void,
-): Promise<void> {
+): Promise<boolean> {
+  let dropped = false;
   const kept = () => store.index.turns.filter((turn) => !turn.dropped && turn.changes.length > 0);
   const dropOldest = async (why: string): Promise<boolean> => {
     const all = kept();
@@ -25,6 +27,7 @@ export async function keepWithinBounds(
     store.index.redo = store.index.redo.filter((id) => id !== oldest.id);
     store.collectBlobs();
     tell(`(the checkpoint of turn ${oldest.id} "${oldest.words}" was dropped ${why}; its changes can no longer be undone)`);
+    dropped = true;
     return true;
   };
   while (kept().length > bounds.maxTurns) {
@@ -34,4 +37,5 @@ export async function keepWithinBounds(
   while (store.blobBytes() + (await shadow.sizeBytes()) > bounds.maxBytes) {
     if (!(await dropOldest(`to keep checkpoints under ${limit}`))) break;
   }
+  return dropped;
 }

@@ -53,6 +53,8 @@ export class SessionCheckpoints {
   /** The turn's start: its record saved and other sessions' checkpoints tidied (once a session). */
   private started: Promise<unknown> = Promise.resolve();
   private current: TurnRecord | undefined;
+  /** Set when turns other than the one being saved changed (dropped, lost): the next save writes the whole index. */
+  private manyTurnsChanged = false;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly locks = new ChangeLocks();
 
@@ -103,9 +105,10 @@ export class SessionCheckpoints {
       undone: false,
       snapshots: [],
     };
-    this.store.index.turns.push(this.current);
+    const turn = this.current;
+    this.store.index.turns.push(turn);
     this.started = this.enqueue(async () => {
-      await this.saveOrTell();
+      await this.saveOrTell(turn);
       if (this.prunedOthers) return;
       this.prunedOthers = true;
       try {
@@ -143,7 +146,7 @@ export class SessionCheckpoints {
           if (before === undefined || after === undefined) return;
           if (sameFileState(before, after)) return;
           this.addChanges(turn, [{ path: relativePath, before, after, by: toolName }]);
-          await this.keepWithinBoundsAndSave();
+          await this.keepWithinBoundsAndSave(turn);
         });
       } finally {
         release();
@@ -187,7 +190,7 @@ export class SessionCheckpoints {
               this.notices.push(`(${file} is ${size.toLocaleString('en-US')} bytes, over the checkpoint limit of ${limitText(this.bounds.maxFileBytes)}: what the command did to it cannot be undone)`);
             }
             this.addChanges(turn, found.changes);
-            await this.keepWithinBoundsAndSave();
+            await this.keepWithinBoundsAndSave(turn);
           });
         } finally {
           release();
@@ -314,6 +317,7 @@ export class SessionCheckpoints {
     for (const turn of this.turns) {
       if (turn.dropped || turn.snapshots.length === 0) continue;
       turn.dropped = true;
+      this.manyTurnsChanged = true;
       turn.changes = [];
       turn.snapshots = [];
       this.store.index.redo = this.store.index.redo.filter((id) => id !== turn.id);
@@ -321,13 +325,20 @@ export class SessionCheckpoints {
     }
   }
 
-  private async keepWithinBoundsAndSave(): Promise<void> {
-    await keepWithinBounds(this.store, this.shadow, this.bounds, (notice) => this.notices.push(notice));
-    await this.saveOrTell();
+  private async keepWithinBoundsAndSave(turn: TurnRecord): Promise<void> {
+    if (await keepWithinBounds(this.store, this.shadow, this.bounds, (notice) => this.notices.push(notice))) this.manyTurnsChanged = true;
+    await this.saveOrTell(turn);
   }
 
-  private async saveOrTell(): Promise<void> {
-    await this.store.save().catch((error: Error) => {
+  /**
+   * Saves the index: only `turn` (appended to the log) when it is the one turn changed since the
+   * last save, else the whole index. After a failed save the next one writes the whole index.
+   */
+  private async saveOrTell(turn?: TurnRecord): Promise<void> {
+    const whole = this.manyTurnsChanged || turn === undefined;
+    this.manyTurnsChanged = false;
+    await (whole ? this.store.save() : this.store.saveTurn(turn)).catch((error: Error) => {
+      this.manyTurnsChanged = true;
       this.notices.push(`(the checkpoints could not be saved, so /undo works only until Sylvan exits: ${reasonOf(error)})`);
     });
   }
