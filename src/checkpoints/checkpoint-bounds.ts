@@ -6,15 +6,13 @@ import type { ShadowRepository } from './shadow-repository.ts';
  * Drops the oldest turns' checkpoints past the count or byte limit (file contents and shadow
  * objects together), one turn at a time, each said through `tell`; the newest turn with changes
  * always stays. A dropped turn stays listed (for /rewind of the conversation) without changes.
- * Resolves with whether any turn was dropped.
  */
 export async function keepWithinBounds(
   store: CheckpointStore,
   shadow: ShadowRepository,
   bounds: CheckpointBounds,
   tell: (notice: string) => void,
-): Promise<boolean> {
-  let dropped = false;
+): Promise<void> {
   const kept = () => store.index.turns.filter((turn) => !turn.dropped && turn.changes.length > 0);
   const dropOldest = async (why: string): Promise<boolean> => {
     const all = kept();
@@ -27,7 +25,7 @@ export async function keepWithinBounds(
     store.index.redo = store.index.redo.filter((id) => id !== oldest.id);
     store.collectBlobs();
     tell(`(the checkpoint of turn ${oldest.id} "${oldest.words}" was dropped ${why}; its changes can no longer be undone)`);
-    dropped = true;
+    store.changedMany();
     return true;
   };
   while (kept().length > bounds.maxTurns) {
@@ -37,5 +35,4 @@ export async function keepWithinBounds(
   while (store.blobBytes() + (await shadow.sizeBytes()) > bounds.maxBytes) {
     if (!(await dropOldest(`to keep checkpoints under ${limit}`))) break;
   }
-  return dropped;
 }

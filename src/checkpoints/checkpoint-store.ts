@@ -36,6 +36,7 @@ export class CheckpointStore {
   private generation: number;
   private logLines: number;
   private indexWritten: boolean;
+  private wholeDue = false;
 
   constructor(readonly folder: string) {
     this.blobs = path.join(folder, 'blobs');
@@ -89,11 +90,30 @@ export class CheckpointStore {
     return listOrEmpty(this.blobs).reduce((total, name) => total + sizeOrZero(path.join(this.blobs, name)), 0);
   }
 
-  /** Writes the whole index (atomically) and starts the log afresh. */
-  async save(): Promise<void> {
+  /** Other turns than the one saved next changed (dropped, lost): the next save writes the whole index. */
+  changedMany(): void {
+    this.wholeDue = true;
+  }
+
+  /**
+   * Saves the index. With `turn`, when it is the only turn changed since the last save, one line
+   * (the turn, the redo list and the snapshot counter) is appended to the log and fsynced;
+   * otherwise — no index yet, a long log, other turns changed, a save failed — the whole index is
+   * written (atomically) and the log started afresh.
+   */
+  async save(turn?: TurnRecord): Promise<void> {
+    const whole = turn === undefined || this.wholeDue || !this.indexWritten || this.logLines >= LOG_LINES;
+    // Until this save is done, a failure (a log line half written) leaves the next one to write it all.
+    this.wholeDue = true;
     mkdirSync(this.folder, { recursive: true, mode: 0o700 });
     // The atomic write wants the folder's real path (it refuses one that changes under it).
     const folder = realpathSync(this.folder);
+    if (whole) await this.writeIndex(folder);
+    else await this.appendToLog(folder, turn);
+    this.wholeDue = false;
+  }
+
+  private async writeIndex(folder: string): Promise<void> {
     const generation = this.generation + 1;
     await writeFileAtomic(path.join(folder, 'index.json'), `${JSON.stringify({ ...this.index, generation })}\n`, { mode: 0o600 });
     this.generation = generation;
@@ -104,15 +124,9 @@ export class CheckpointStore {
     });
   }
 
-  /**
-   * Saves `turn` (and the redo list and snapshot counter) when nothing else in the index changed
-   * since the last save: one line appended to the log, fsynced. Writes the whole index instead
-   * when there is none yet or the log is long.
-   */
-  async saveTurn(turn: TurnRecord): Promise<void> {
-    if (!this.indexWritten || this.logLines >= LOG_LINES) return this.save();
+  private async appendToLog(folder: string, turn: TurnRecord): Promise<void> {
     const line: LogLine = { generation: this.generation, turn, redo: this.index.redo, nextSnapshot: this.index.nextSnapshot };
-    const handle = await open(path.join(realpathSync(this.folder), 'index.log'), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    const handle = await open(path.join(folder, 'index.log'), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
     try {
       await handle.writeFile(`${JSON.stringify(line)}\n`);
       await handle.sync();
