@@ -14,10 +14,6 @@ if (only('--version', '-v')) {
 } else {
   // Node 22.1+ keeps compiled code on disk between runs; older Node simply compiles every time.
   require('node:module').enableCompileCache?.();
-  // A session's heap otherwise grows with what each turn allocates (request bodies hold the whole
-  // history) and stays grown: twice the memory after 300 turns with the same live objects. This
-  // makes V8 collect before it grows the heap; set before the CLI loads, while the heap is small.
-  require('node:v8').setFlagsFromString('--optimize-for-size');
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 20 && !process.env.SYLVAN_NO_NODE_WARNING) {
     // CI runs the whole suite on Node 20 and 22; older Node is not tried, so warn rather than refuse.
