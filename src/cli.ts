@@ -3,7 +3,7 @@ import { ConfigError } from './errors.ts';
 import { HELP } from './config/flags.ts';
 import { loadConfig } from './config/load-config.ts';
 import type { Config } from './config/config.ts';
-import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
+import { InputHistory } from './ui/input-history.ts';
 import { createTerminalReader } from './ui/line-reader.ts';
 import { prepareHome } from './session/session-home.ts';
 import { assertResumable, resolveResume, type Replay, type ResumedSession } from './ui/resume.ts';
@@ -181,13 +181,14 @@ async function runReplMode(config: Config, io: CliIo, customCommands: LoadedComm
   const interactive = io.stdin.isTTY === true;
   const dim = chalkFor(io.stdout, io.env).dim;
   const customSummaries = commandSummaries(customCommands);
+  const inputHistory = interactive ? new InputHistory(config.home) : undefined;
   let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;
   const reader = interactive
     ? createTerminalReader({
         // Only a real process has a terminal on stdin (processIo): its streams are Node's.
         input: io.stdin as NodeJS.ReadStream,
         output: io.stdout as NodeJS.WriteStream,
-        history: loadInputHistory(config.home),
+        history: inputHistory?.entries ?? [],
         completion: {
           commands: SLASH_COMMAND_SUMMARIES,
           moreCommands: [mcpPromptCommands(() => runtime?.mcp), () => customSummaries],
@@ -228,7 +229,7 @@ async function runReplMode(config: Config, io: CliIo, customCommands: LoadedComm
           throw error;
         }
       },
-      rememberLine: interactive ? (line) => appendInputHistory(config.home, line) : undefined,
+      rememberLine: inputHistory ? (line) => inputHistory.append(line) : undefined,
       customCommands,
       pipedInput: !interactive,
       onInterrupt: (handler) => {

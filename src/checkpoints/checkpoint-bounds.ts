@@ -25,6 +25,7 @@ export async function keepWithinBounds(
     store.index.redo = store.index.redo.filter((id) => id !== oldest.id);
     store.collectBlobs();
     tell(`(the checkpoint of turn ${oldest.id} "${oldest.words}" was dropped ${why}; its changes can no longer be undone)`);
+    store.changedMany();
     return true;
   };
   while (kept().length > bounds.maxTurns) {

@@ -109,7 +109,7 @@ export class SessionCheckpoints {
     const oneLine = redactSecrets(text, this.options.secrets ?? []).replace(/\s+/g, ' ').trim();
     const words = oneLine.length > WORDS_SHOWN ? `${oneLine.slice(0, WORDS_SHOWN - 1)}…` : oneLine;
     const id = (this.turns.at(-1)?.id ?? 0) + 1;
-    this.current = {
+    const turn: TurnRecord = (this.current = {
       id,
       startedAt: (this.options.now?.() ?? new Date()).toISOString(),
       words,
@@ -118,11 +118,11 @@ export class SessionCheckpoints {
       changes: [],
       undone: false,
       snapshots: [],
-    };
-    this.store.index.turns.push(this.current);
-    if (kind === 'command-lines') this.commandLinesTurn = this.current;
+    });
+    this.store.index.turns.push(turn);
+    if (kind === 'command-lines') this.commandLinesTurn = turn;
     this.started = this.enqueue(async () => {
-      await this.saveOrTell();
+      await this.saveOrTell(turn);
       if (this.prunedOthers) return;
       this.prunedOthers = true;
       try {
@@ -164,7 +164,7 @@ export class SessionCheckpoints {
           if (before === undefined || after === undefined) return;
           if (sameFileState(before, after)) return;
           this.addChanges(turn, [{ path: relativePath, before, after, by: toolName }]);
-          await this.keepWithinBoundsAndSave();
+          await this.keepWithinBoundsAndSave(turn);
         });
       } finally {
         release();
@@ -209,7 +209,7 @@ export class SessionCheckpoints {
               this.notices.push(`(${file} is ${size.toLocaleString('en-US')} bytes, over the checkpoint limit of ${limitText(this.bounds.maxFileBytes)}: what the command did to it cannot be undone)`);
             }
             this.addChanges(turn, found.changes);
-            await this.keepWithinBoundsAndSave();
+            await this.keepWithinBoundsAndSave(turn);
           });
         } finally {
           release();
@@ -339,6 +339,7 @@ export class SessionCheckpoints {
     for (const turn of this.turns) {
       if (turn.dropped || turn.snapshots.length === 0) continue;
       turn.dropped = true;
+      this.store.changedMany();
       turn.changes = [];
       turn.snapshots = [];
       this.store.index.redo = this.store.index.redo.filter((id) => id !== turn.id);
@@ -346,13 +347,13 @@ export class SessionCheckpoints {
     }
   }
 
-  private async keepWithinBoundsAndSave(): Promise<void> {
+  private async keepWithinBoundsAndSave(turn: TurnRecord): Promise<void> {
     await keepWithinBounds(this.store, this.shadow, this.bounds, (notice) => this.notices.push(notice));
-    await this.saveOrTell();
+    await this.saveOrTell(turn);
   }
 
-  private async saveOrTell(): Promise<void> {
-    await this.store.save().catch((error: Error) => {
+  private async saveOrTell(turn?: TurnRecord): Promise<void> {
+    await this.store.save(turn).catch((error: Error) => {
       this.notices.push(`(the checkpoints could not be saved, so /undo works only until Sylvan exits: ${reasonOf(error)})`);
     });
   }

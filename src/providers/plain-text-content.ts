@@ -3,6 +3,8 @@ const STRING = '"(?:[^"\\\\]|\\\\.)*"';
 const TEXT_PART = `\\{"type":"text","text":${STRING}\\}`;
 /** A message's content that is only text parts, each with no key but `type` and `text`. */
 const TEXT_ONLY_CONTENT = new RegExp(`"content":(\\[${TEXT_PART}(?:,${TEXT_PART})*\\])`, 'g');
+/** The text of each part inside a content that `TEXT_ONLY_CONTENT` matched. */
+const TEXT_OF_PART = new RegExp(`\\{"type":"text","text":(${STRING})\\}`, 'g');
 
 /**
  * A chat request body with every message whose content is only text parts without cache control
@@ -17,7 +19,9 @@ const TEXT_ONLY_CONTENT = new RegExp(`"content":(\\[${TEXT_PART}(?:,${TEXT_PART}
 export function plainTextContent(body: string): string {
   if (!body.includes('"type":"text"')) return body;
   return body.replace(TEXT_ONLY_CONTENT, (_, parts: string) => {
-    const texts = (JSON.parse(parts) as Array<{ text: string }>).map((part) => part.text);
-    return `"content":${JSON.stringify(texts.join(''))}`;
+    // Each text is already a JSON string: its escaped insides, put side by side, are the joined text.
+    let joined = '';
+    for (const [, text] of parts.matchAll(TEXT_OF_PART)) joined += text!.slice(1, -1);
+    return `"content":"${joined}"`;
   });
 }

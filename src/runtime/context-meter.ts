@@ -16,6 +16,12 @@ export class WindowMeter implements ContextMeter {
   private fitterNow: ContextFitter;
   /** The provider's count of the last step's prompt and answer, the history it was counted on, and where that step's messages end in it. */
   private counted: { tokens: number; messages: readonly ModelMessage[]; upTo: number } | undefined;
+  private turnsCounted: { messages: readonly ModelMessage[] | undefined; upTo: number; last: ModelMessage | undefined; turns: number } = {
+    messages: undefined,
+    upTo: 0,
+    last: undefined,
+    turns: 0,
+  };
 
   constructor(
     private window: number,
@@ -64,8 +70,25 @@ export class WindowMeter implements ContextMeter {
    */
   needsCompaction(): boolean {
     const messages = this.conversation.messages;
-    const turnsSinceSummary = messages.filter((message) => message.role === 'user' && !isCompactionSummary(message)).length;
-    return turnsSinceSummary >= 2 && this.fitterNow.historyShare(messages) > AUTO_COMPACT_SHARE;
+    return this.turnsSinceSummary(messages) >= 2 && this.fitterNow.historyShare(messages) > AUTO_COMPACT_SHARE;
+  }
+
+  /**
+   * User messages that are not a summary, counted only among the messages appended since the last
+   * call: the history is append-only while it stays the same array (/compact, /clear and a repair
+   * replace it), so a turn late in a long session does not walk the whole history for this.
+   */
+  private turnsSinceSummary(messages: readonly ModelMessage[]): number {
+    const counted = this.turnsCounted;
+    const appendedTo = counted.messages === messages && messages.length >= counted.upTo && (counted.upTo === 0 || messages[counted.upTo - 1] === counted.last);
+    if (!appendedTo) this.turnsCounted = { messages, upTo: 0, last: undefined, turns: 0 };
+    const state = this.turnsCounted;
+    for (; state.upTo < messages.length; state.upTo++) {
+      const message = messages[state.upTo]!;
+      if (message.role === 'user' && !isCompactionSummary(message)) state.turns++;
+    }
+    state.last = messages.at(-1);
+    return state.turns;
   }
 
   private contextTokens(): number {

@@ -3,12 +3,14 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  appendInputHistory,
-  INPUT_HISTORY_LIMIT,
-  inputHistoryPath,
-  loadInputHistory,
-} from '../../src/ui/input-history.ts';
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import { INPUT_HISTORY_LIMIT, InputHistory, inputHistoryPath } from '../../src/ui/input-history.ts';
+
+/** What a REPL started now would offer on the up-arrow. */
+const loadInputHistory = (home: string) => new InputHistory(home).entries;
+/** One entry saved by a REPL started now. */
+const appendInputHistory = (home: string, line: string) => new InputHistory(home).append(line);
 
 let root: string;
 let home: string;
@@ -53,7 +55,8 @@ describe('input history', () => {
   });
 
   test(`keeps at most ${INPUT_HISTORY_LIMIT} entries and trims the file`, () => {
-    for (let index = 0; index < 1_200; index++) appendInputHistory(home, `entry ${index}`);
+    const history = new InputHistory(home);
+    for (let index = 0; index < 1_200; index++) history.append(`entry ${index}`);
     const loaded = loadInputHistory(home);
     assert.equal(loaded.length, INPUT_HISTORY_LIMIT);
     assert.equal(loaded[0], 'entry 1199');
@@ -75,4 +78,33 @@ describe('input history', () => {
     assert.doesNotThrow(() => appendInputHistory(join(blocked, 'home'), 'hello'));
     assert.deepEqual(loadInputHistory(join(blocked, 'home')), []);
   });
+
+  test('an Enter appends without reading the file again, whatever its length', () => {
+    for (let index = 0; index < 400; index++) appendFileSync(join(mkdirHome(), 'history'), `old ${index}\n`);
+    const history = new InputHistory(home);
+    const original = fs.readFileSync;
+    let reads = 0;
+    fs.readFileSync = ((...args: Parameters<typeof original>) => {
+      if (String(args[0]) === inputHistoryPath(home)) reads++;
+      return original(...args);
+    }) as typeof original;
+    syncBuiltinESMExports();
+    try {
+      for (let index = 0; index < 50; index++) history.append(`new ${index}`);
+      history.append('new 49');
+    } finally {
+      fs.readFileSync = original;
+      syncBuiltinESMExports();
+    }
+    assert.equal(reads, 0);
+    const entries = loadInputHistory(home);
+    assert.equal(entries.length, 450);
+    assert.deepEqual(entries.slice(0, 2), ['new 49', 'new 48']);
+    assert.equal(entries.at(-1), 'old 0');
+  });
 });
+
+function mkdirHome(): string {
+  fs.mkdirSync(home, { recursive: true });
+  return home;
+}

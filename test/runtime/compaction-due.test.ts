@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { ModelMessage } from 'ai';
+import { COMPACTION_SUMMARY_PREFIX } from '../../src/agent/context-window.ts';
+import { Conversation } from '../../src/agent/conversation.ts';
+import { WindowMeter } from '../../src/runtime/context-meter.ts';
+
+const long = 'word '.repeat(3_000);
+const user = (text: string): ModelMessage => ({ role: 'user', content: text });
+const answer = (text: string): ModelMessage => ({ role: 'assistant', content: text });
+
+describe('when the history is due for a summary', () => {
+  test('a full history needs two turns since the last summary, counted again after /compact replaced the history', () => {
+    const conversation = new Conversation();
+    const meter = new WindowMeter(8_000, conversation, 'turns', { instructions: 'be brief', tools: {} });
+    conversation.append(user(long), answer('ok'));
+    assert.equal(meter.needsCompaction(), false, 'one turn alone is never summarised');
+    conversation.append(user(long), answer('ok'));
+    assert.equal(meter.needsCompaction(), true);
+
+    conversation.replace([user(`${COMPACTION_SUMMARY_PREFIX}: ${long}`), answer('noted'), user(long), answer('ok')]);
+    assert.equal(meter.needsCompaction(), false, 'a summary and one turn since');
+    conversation.append(user('and then?'), answer('ok'));
+    assert.equal(meter.needsCompaction(), true);
+  });
+});
