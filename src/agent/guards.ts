@@ -1,3 +1,4 @@
+import type { BreakerThresholds, TrippedBreaker } from './circuit-breaker.ts';
 import type { StopReason, TokenUsage } from './events.ts';
 
 /** Limits that end a turn before the model does. */
@@ -8,6 +9,8 @@ export interface TurnLimits {
   tokenBudget: number;
   /** How many identical calls (same tool, same arguments) a turn may make before it is stopped. */
   maxIdenticalCalls: number;
+  /** When the circuit breaker warns and stops (near-identical calls, cycles, failures, no progress); defaults apply without. */
+  breaker?: BreakerThresholds;
 }
 
 /**
@@ -71,10 +74,11 @@ export class RepeatedCallDetector {
 /** The guard that ends the turn after a whole step, if any. */
 export function guardAfterStep(
   limits: TurnLimits,
-  state: { steps: number; usage: TokenUsage; wantsAnotherStep: boolean; repeated: boolean },
+  state: { steps: number; usage: TokenUsage; wantsAnotherStep: boolean; repeated: boolean; budget?: StopReason },
 ): StopReason | undefined {
   if (state.repeated) return 'repeated-call';
   if (state.usage.inputTokens + state.usage.outputTokens > limits.tokenBudget) return 'token-budget';
+  if (state.wantsAnotherStep && state.budget) return state.budget;
   if (state.wantsAnotherStep && state.steps >= limits.maxSteps) return 'max-steps';
   return undefined;
 }
@@ -82,10 +86,13 @@ export function guardAfterStep(
 /** The one line the user reads when a guard ended the turn. */
 export function guardMessage(
   reason: StopReason,
-  state: { limits: TurnLimits; usage: TokenUsage; steps: number; repeated?: { toolName: string; input: unknown } },
+  state: { limits: TurnLimits; usage: TokenUsage; steps: number; repeated?: { toolName: string; input: unknown }; breaker?: TrippedBreaker },
 ): string {
   switch (reason) {
     case 'repeated-call': {
+      if (!state.repeated && state.breaker) {
+        return `Stopped (${state.breaker.pattern}): ${state.breaker.description}. Rephrase the request or ask for something else; the thresholds are circuitBreaker in settings.`;
+      }
       const call = state.repeated ? `${state.repeated.toolName} ${canonicalJson(state.repeated.input)}` : 'a tool';
       return `Stopped: the model called ${call} ${state.limits.maxIdenticalCalls} times with the same arguments. Rephrase the request or ask for something else.`;
     }
