@@ -13,6 +13,9 @@ import { parseSearchConfig, type SearchConfig } from './tools/web/web-config.ts'
 import { isCredentialName, urlPassword } from './sandbox/credential-variables.ts';
 import { resolveSandboxSettings, type SandboxSettings } from './sandbox/sandbox-settings.ts';
 import { resolveApprovalMode } from './settings/approval-mode-setting.ts';
+import { resolveBreaker, resolveBudgets, resolvePrices, type BreakerSettings, type BudgetLimits } from './settings/budget-settings.ts';
+import { DEFAULT_BREAKER_THRESHOLDS } from './agent/circuit-breaker.ts';
+import type { ModelPrice } from './providers/model-catalogue.ts';
 import type { ApprovalMode } from './tools/approval-mode.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
@@ -78,6 +81,12 @@ export interface Config {
   sandbox?: SandboxSettings;
   /** SYLVAN_CACHE, default `explicit` (see providers/cache-markers.ts). */
   cache?: CacheMode;
+  /** Budgets in money, requests and time (settings/budget-settings.ts); absent ones do not apply. */
+  budgets?: BudgetLimits;
+  /** The circuit breaker's thresholds (settings `circuitBreaker`). */
+  breaker?: BreakerSettings;
+  /** The user's own prices per million tokens, by model name or prefix (settings `prices`). */
+  prices?: Record<string, ModelPrice>;
 }
 
 /**
@@ -99,6 +108,11 @@ Options:
   -m, --model NAME        model id, e.g. qwen-plus-latest       (SYLVAN_MODEL)
       --max-steps N       model requests per turn, default 10   (SYLVAN_MAX_STEPS)
       --token-budget N    tokens per turn, default 500000       (SYLVAN_TOKEN_BUDGET)
+      --turn-cost-budget AMOUNT     money per turn, in the provider's currency (SYLVAN_TURN_COST_BUDGET)
+      --session-cost-budget AMOUNT  money per session                (SYLVAN_SESSION_COST_BUDGET)
+      --session-request-budget N    model requests per session       (SYLVAN_SESSION_REQUEST_BUDGET)
+      --turn-time-budget SECONDS    wall-clock time per turn         (SYLVAN_TURN_TIME_BUDGET)
+      --session-time-budget SECONDS time spent in turns per session  (SYLVAN_SESSION_TIME_BUDGET)
       --timeout SECONDS   limit for each model step, default 120 (SYLVAN_TIMEOUT)
   -y, --yes               approve file writes without asking    (SYLVAN_YES=1)
       --sandbox MODE      commands in a sandbox: auto | on | off (SYLVAN_SANDBOX)
@@ -214,6 +228,11 @@ export function loadConfig(
         model: { type: 'string', short: 'm' },
         'max-steps': { type: 'string' },
         'token-budget': { type: 'string' },
+        'turn-cost-budget': { type: 'string' },
+        'session-cost-budget': { type: 'string' },
+        'session-request-budget': { type: 'string' },
+        'turn-time-budget': { type: 'string' },
+        'session-time-budget': { type: 'string' },
         timeout: { type: 'string' },
         yes: { type: 'boolean', short: 'y' },
         sandbox: { type: 'string' },
@@ -325,6 +344,7 @@ export function loadConfig(
     throw new ConfigError(`SYLVAN_WEATHER must be live or sample, got "${weatherRaw}".`);
   }
 
+  const prices = resolvePrices(settings.layers, fileNotes, configError);
   return {
     provider,
     model,
@@ -367,5 +387,8 @@ export function loadConfig(
       fail: configError,
     }),
     cache: cacheRaw ?? 'explicit',
+    budgets: resolveBudgets({ flags: values, environment, dotenv, layers: settings.layers, fail: configError }),
+    breaker: resolveBreaker(DEFAULT_BREAKER_THRESHOLDS, settings.layers, configError),
+    prices,
   };
 }
