@@ -1,7 +1,7 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { startDashScopeServer, text } from '../test/helpers/dashscope-server.ts';
 import type { BenchContext } from './context.ts';
+import { startRelay } from './relay.ts';
 import type { Section } from './report.ts';
 import { formatMs, median } from './statistics.ts';
 import { settled, startTerminal } from './terminal.ts';
@@ -10,41 +10,6 @@ const FIRST_TARGET_MS = 80;
 const LATER_TARGET_MS = 30;
 const LATER_TURNS = 5;
 const REPLY = 'pong from the loopback server';
-
-/**
- * A TCP relay in front of the loopback DashScope server that notes when each chunk from the client
- * arrives: the first chunk after Enter is the request's first byte, whatever the HTTP client buffers.
- */
-async function startRelay(target: URL): Promise<{ port: number; arrivals: number[]; close(): Promise<void> }> {
-  const arrivals: number[] = [];
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = connect(Number(target.port), target.hostname);
-    sockets.add(client).add(upstream);
-    client.on('data', (chunk) => {
-      arrivals.push(performance.now());
-      upstream.write(chunk);
-    });
-    upstream.on('data', (chunk) => client.write(chunk));
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('close', end).on('error', end);
-    upstream.on('close', end).on('error', end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the relay has no port');
-  return {
-    port: address.port,
-    arrivals,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 /**
  * Enter → the first byte of the request at a loopback server, with the REPL in a pseudo-terminal and

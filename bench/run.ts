@@ -11,6 +11,7 @@ import { createContext, type BenchContext } from './context.ts';
 import { measureContextCache } from './context-cache.ts';
 import { measureContextFitting } from './context-fitting.ts';
 import { measureEnterToRequest } from './enter-to-request.ts';
+import { measureLongSession } from './long-session.ts';
 import { measureLoopOverhead } from './loop-overhead.ts';
 import { measureLoopbackTurns } from './loopback-turns.ts';
 import { measureMcpStartUp } from './mcp-start-up.ts';
@@ -18,6 +19,7 @@ import { describeMachine } from './machine.ts';
 import { measureOtherAgents } from './other-agents.ts';
 import { formatReport, missedTargets, type Section } from './report.ts';
 import { measureStartUp } from './start-up.ts';
+import { measureStreaming } from './streaming.ts';
 import { formatMs } from './statistics.ts';
 import { measureTimeToPrompt } from './time-to-prompt.ts';
 
@@ -33,6 +35,8 @@ const MEASUREMENTS: { label: string; measure: (context: BenchContext) => Section
   { label: 'Enter -> first request byte', measure: measureEnterToRequest },
   { label: "agent loop vs the seed's loop, 1,000 steps", measure: measureLoopOverhead },
   { label: 'context fitting at 1k, 10k, 100k messages', measure: () => measureContextFitting() },
+  { label: 'streaming answers to a terminal', measure: measureStreaming },
+  { label: 'a long session of 300 turns', measure: measureLongSession },
   { label: `${LOOPBACK_TURNS} full turns on a loopback server`, measure: () => measureLoopbackTurns(LOOPBACK_TURNS) },
   { label: 'DashScope context cache: 60 turns billed by the cache rules', measure: () => measureContextCache() },
   { label: 'other agents on the PATH', measure: measureOtherAgents },

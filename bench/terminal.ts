@@ -19,12 +19,16 @@ export interface Terminal {
   close(): Promise<void>;
 }
 
-/** Starts `command` (argv) in a fresh pseudo-terminal with exactly `env`. */
-export function startTerminal(command: readonly string[], options: { cwd: string; env: Record<string, string> }): Terminal {
+/** Starts `command` (argv) in a fresh pseudo-terminal with exactly `env` (and `size`, else none: 0×0). */
+export function startTerminal(
+  command: readonly string[],
+  options: { cwd: string; env: Record<string, string>; size?: { columns: number; rows: number } },
+): Terminal {
   const startedAt = performance.now();
+  const size = options.size ? `stty cols ${options.size.columns} rows ${options.size.rows}; ` : '';
   const child: ChildProcessWithoutNullStreams = spawn(
     'script',
-    ['-qfec', `echo "pty-pid:$$"; exec ${command.map(quote).join(' ')}`, '/dev/null'],
+    ['-qfec', `${size}echo "pty-pid:$$"; exec ${command.map(quote).join(' ')}`, '/dev/null'],
     { cwd: options.cwd, env: { TERM: 'xterm', ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let screen = '';
@@ -43,7 +47,14 @@ export function startTerminal(command: readonly string[], options: { cwd: string
 
   const waitFor = (pattern: RegExp | string, from: number, timeoutMs: number) =>
     new Promise<number>((resolve, reject) => {
-      const found = () => (typeof pattern === 'string' ? screen.indexOf(pattern, from) >= 0 : pattern.test(screen.slice(from)));
+      // A string is searched only where it was not looked for yet: a long answer arrives in thousands of chunks.
+      let searchFrom = from;
+      const found = () => {
+        if (typeof pattern !== 'string') return pattern.test(screen.slice(from));
+        if (screen.indexOf(pattern, searchFrom) >= 0) return true;
+        searchFrom = Math.max(searchFrom, screen.length - pattern.length);
+        return false;
+      };
       const check = () => {
         if (found()) {
           finish();
@@ -101,8 +112,8 @@ export function residentBytes(pid: number): number | undefined {
   }
 }
 
-/** CPU ticks (user + system) a process has used so far. */
-function cpuTicks(pid: number): number | undefined {
+/** CPU ticks (user + system, 10 ms each) a process has used so far. */
+export function cpuTicks(pid: number): number | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
     return Number(fields[11]) + Number(fields[12]);

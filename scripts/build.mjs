@@ -246,7 +246,7 @@ try {
   await foldPromptChunks(metafile);
   // Two entries that run alone, each one file: config.js answers `sylvan --help` (bin/sylvan.js)
   // without loading the CLI, and search_files' worker thread starts from search-worker.js.
-  await build({ ...common, entryPoints: { config: 'src/config.ts', 'search-worker': 'src/tools/files/search-worker.ts' } });
+  await build({ ...common, entryPoints: { config: 'src/config/flags.ts', 'search-worker': 'src/tools/files/search-worker.ts' } });
   publish();
 } finally {
   rmSync(staging, { recursive: true, force: true });

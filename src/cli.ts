@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, HELP, loadConfig, type Config } from './config.ts';
+import { ConfigError } from './errors.ts';
+import { HELP } from './config/flags.ts';
+import { loadConfig } from './config/load-config.ts';
+import type { Config } from './config/config.ts';
 import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createTerminalReader } from './ui/line-reader.ts';
 import { prepareHome } from './session/session-home.ts';
 import { resolveResume, type Replay, type ResumedSession } from './ui/resume.ts';
-import { loadedFilesLine } from './settings/loaded-files.ts';
+import { loadedFilesLine } from './config/settings/loaded-files.ts';
 import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
 import { bannerLine, bannerLines } from './ui/banner.ts';
@@ -13,6 +16,7 @@ import { runRepl } from './ui/repl.ts';
 import { isMessagePrompt } from './ui/mode-display.ts';
 import { SLASH_COMMAND_SUMMARIES, SLASH_COMMANDS } from './ui/slash-commands.ts';
 import { loadCustomCommands } from './commands/load-commands.ts';
+import type { LoadedCommands } from './commands/custom-command.ts';
 import { commandSummaries } from './ui/custom-commands.ts';
 import { mcpPromptCommands, mcpResources } from './ui/input/mcp-completion.ts';
 import { processIo, type CliIo } from './ui/cli-io.ts';
@@ -76,7 +80,7 @@ function fail(error: unknown, debug: boolean, stderr: CliIo['stderr']): number {
 async function loadRuntime(config: Config, resumed: ResumedSession | undefined) {
   // The provider package loads beside the runtime, not after it: this is on the way to the first request.
   const [{ createRuntime }, modelFactory] = await Promise.all([
-    import('./runtime.ts'),
+    import('./runtime/create-runtime.ts'),
     import('./providers/load-model-factory.ts').then(({ loadModelFactory }) => loadModelFactory(config)),
   ]);
   return createRuntime(config, { resumed, modelFactory });
@@ -93,7 +97,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   });
   // `sylvan -p … | head` closes the pipe early: that is the reader's choice, not an error.
   exitQuietlyOnClosedPipe();
-  const code = await runCommandLine(argv, processIo());
+  const code = await runCli(argv, processIo());
   await drainOutput();
   return code;
 }
@@ -105,7 +109,7 @@ const isDebug = (env: CliIo['env']) => /^(1|true)$/i.test(env.SYLVAN_DEBUG ?? ''
  * environment, folder and streams (`main` hands in the real ones; the tests run print mode and
  * piped input in-process this way, test/helpers/run-cli-in-process.ts). Never throws.
  */
-export async function runCommandLine(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const debug = isDebug(io.env);
   let config: Config;
   try {
@@ -132,101 +136,109 @@ export async function runCommandLine(argv: string[], io: CliIo): Promise<number>
   const customCommands = loadCustomCommands({ workspaceRoot: config.cwd, home: config.home, builtIns: SLASH_COMMANDS });
 
   try {
-    if (config.mode.kind === 'print') {
-      let prompt = config.mode.prompt;
-      if (prompt === undefined) {
-        if (io.stdin.isTTY) throw new ConfigError('-p needs a question: sylvan -p "your question", or pipe it on stdin.');
-        prompt = (await readAll(io.stdin)).trim();
-        if (prompt === '') throw new ConfigError('-p got an empty question on stdin.');
-      }
-      const resumed = await resolveResume(config, undefined, (line) => io.stderr.write(`${line}\n`));
-      const controller = new AbortController();
-      const stopListening = io.onSigint(() => controller.abort());
-      const runtime = await loadRuntime(config, resumed);
-      try {
-        const { runPrint } = await import('./ui/print.ts');
-        return await runPrint({
-          config,
-          prompt,
-          runtime,
-          stdout: io.stdout,
-          stderr: io.stderr,
-          signal: controller.signal,
-          customCommands,
-        });
-      } finally {
-        runtime.close();
-        await runtime.mcp?.close();
-        stopListening();
-      }
-    }
-
-    const interactive = io.stdin.isTTY === true;
-    const dim = chalkFor(io.stdout, io.env).dim;
-    const customSummaries = commandSummaries(customCommands);
-    let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;
-    const reader = interactive
-      ? createTerminalReader({
-          // Only a real process has a terminal on stdin (processIo): its streams are Node's.
-          input: io.stdin as NodeJS.ReadStream,
-          output: io.stdout as NodeJS.WriteStream,
-          history: loadInputHistory(config.home),
-          completion: {
-            commands: SLASH_COMMAND_SUMMARIES,
-            moreCommands: [mcpPromptCommands(() => runtime?.mcp), () => customSummaries],
-            workspaceRoot: config.cwd,
-            secretPatterns: config.secretPatterns,
-            resources: mcpResources(() => runtime?.mcp),
-          },
-          dim,
-        })
-      : (await import('./ui/piped-reader.ts')).createPipedReader(io.stdin, (prompt, line) => {
-          if (isMessagePrompt(prompt)) io.stdout.write(`${dim(prompt + line)}\n`);
-          else io.stdout.write(`${prompt}${line}\n`);
-        });
-    // The settings' zod pass runs as the runtime loads, after the prompt: its error ends the REPL with code 2.
-    let settingsError: ConfigError | undefined;
-    try {
-      io.stdout.write(`${banner(config, io)}\n`);
-      const loaded = loadedFilesLine(config, customCommands.commands.length);
-      if (loaded) for (const row of bannerLine(loaded, terminalColumns(io))) io.stdout.write(`${dim(row)}\n`);
-      for (const note of customCommands.notes) io.stdout.write(`${dim(sanitizeLine(note))}\n`);
-      // On a terminal the resumed conversation is drawn again before the prompt; a pipe gets the summary line alone.
-      const replay = io.stdout.isTTY
-        ? async (messages: Parameters<Replay>[0]) => (await import('./ui/transcript.ts')).replayTranscript(messages, io.stdout)
-        : undefined;
-      const resumed = await resolveResume(config, reader, (line) => io.stdout.write(`${dim(line)}\n`), replay);
-      const code = await runRepl({
-        config,
-        reader,
-        output: io.stdout,
-        loadRuntime: async () => {
-          try {
-            return (runtime = await loadRuntime(config, resumed));
-          } catch (error) {
-            if (error instanceof ConfigError) {
-              settingsError = error;
-              reader.close();
-            }
-            throw error;
-          }
-        },
-        rememberLine: interactive ? (line) => appendInputHistory(config.home, line) : undefined,
-        customCommands,
-        pipedInput: !interactive,
-        onInterrupt: (handler) => {
-          // The editor holds the terminal in raw mode: Ctrl-C and Esc come to it as keys, not SIGINT.
-          if (reader.onInterrupt) return reader.onInterrupt(handler);
-          return io.onSigint(handler);
-        },
-      });
-      return settingsError ? fail(settingsError, debug, io.stderr) : code;
-    } finally {
-      runtime?.close();
-      reader.close();
-      await runtime?.mcp?.close();
-    }
+    return config.mode.kind === 'print'
+      ? await runPrintMode(config, config.mode.prompt, io, customCommands)
+      : await runReplMode(config, io, customCommands, debug);
   } catch (error) {
     return fail(error, debug, io.stderr);
+  }
+}
+
+/** `sylvan -p`: the question from the arguments or else stdin, one turn, the runtime closed after it. */
+async function runPrintMode(config: Config, question: string | undefined, io: CliIo, customCommands: LoadedCommands): Promise<number> {
+  let prompt = question;
+  if (prompt === undefined) {
+    if (io.stdin.isTTY) throw new ConfigError('-p needs a question: sylvan -p "your question", or pipe it on stdin.');
+    prompt = (await readAll(io.stdin)).trim();
+    if (prompt === '') throw new ConfigError('-p got an empty question on stdin.');
+  }
+  const resumed = await resolveResume(config, undefined, (line) => io.stderr.write(`${line}\n`));
+  const controller = new AbortController();
+  const stopListening = io.onSigint(() => controller.abort());
+  const runtime = await loadRuntime(config, resumed);
+  try {
+    const { runPrint } = await import('./ui/print.ts');
+    return await runPrint({
+      config,
+      prompt,
+      runtime,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      signal: controller.signal,
+      customCommands,
+    });
+  } finally {
+    runtime.close();
+    await runtime.mcp.close();
+    stopListening();
+  }
+}
+
+/** The REPL: a terminal's line editor or a pipe's lines, the banner, then turns until the input ends. */
+async function runReplMode(config: Config, io: CliIo, customCommands: LoadedCommands, debug: boolean): Promise<number> {
+  const interactive = io.stdin.isTTY === true;
+  const dim = chalkFor(io.stdout, io.env).dim;
+  const customSummaries = commandSummaries(customCommands);
+  let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;
+  const reader = interactive
+    ? createTerminalReader({
+        // Only a real process has a terminal on stdin (processIo): its streams are Node's.
+        input: io.stdin as NodeJS.ReadStream,
+        output: io.stdout as NodeJS.WriteStream,
+        history: loadInputHistory(config.home),
+        completion: {
+          commands: SLASH_COMMAND_SUMMARIES,
+          moreCommands: [mcpPromptCommands(() => runtime?.mcp), () => customSummaries],
+          workspaceRoot: config.cwd,
+          secretPatterns: config.secretPatterns,
+          resources: mcpResources(() => runtime?.mcp),
+        },
+        dim,
+      })
+    : (await import('./ui/piped-reader.ts')).createPipedReader(io.stdin, (prompt, line) => {
+        if (isMessagePrompt(prompt)) io.stdout.write(`${dim(prompt + line)}\n`);
+        else io.stdout.write(`${prompt}${line}\n`);
+      });
+  // The settings' zod pass runs as the runtime loads, after the prompt: its error ends the REPL with code 2.
+  let settingsError: ConfigError | undefined;
+  try {
+    io.stdout.write(`${banner(config, io)}\n`);
+    const loaded = loadedFilesLine(config, customCommands.commands.length);
+    if (loaded) for (const row of bannerLine(loaded, terminalColumns(io))) io.stdout.write(`${dim(row)}\n`);
+    for (const note of customCommands.notes) io.stdout.write(`${dim(sanitizeLine(note))}\n`);
+    // On a terminal the resumed conversation is drawn again before the prompt; a pipe gets the summary line alone.
+    const replay = io.stdout.isTTY
+      ? async (messages: Parameters<Replay>[0]) => (await import('./ui/transcript.ts')).replayTranscript(messages, io.stdout)
+      : undefined;
+    const resumed = await resolveResume(config, reader, (line) => io.stdout.write(`${dim(line)}\n`), replay);
+    const code = await runRepl({
+      config,
+      reader,
+      output: io.stdout,
+      loadRuntime: async () => {
+        try {
+          return (runtime = await loadRuntime(config, resumed));
+        } catch (error) {
+          if (error instanceof ConfigError) {
+            settingsError = error;
+            reader.close();
+          }
+          throw error;
+        }
+      },
+      rememberLine: interactive ? (line) => appendInputHistory(config.home, line) : undefined,
+      customCommands,
+      pipedInput: !interactive,
+      onInterrupt: (handler) => {
+        // The editor holds the terminal in raw mode: Ctrl-C and Esc come to it as keys, not SIGINT.
+        if (reader.onInterrupt) return reader.onInterrupt(handler);
+        return io.onSigint(handler);
+      },
+    });
+    return settingsError ? fail(settingsError, debug, io.stderr) : code;
+  } finally {
+    runtime?.close();
+    reader.close();
+    await runtime?.mcp.close();
   }
 }

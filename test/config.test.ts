@@ -3,7 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { ConfigError, DASHSCOPE_BASE_URL, loadConfig, type Config } from '../src/config.ts';
+import { ConfigError } from '../src/errors.ts';
+import { DASHSCOPE_BASE_URL } from '../src/config/provider-choice.ts';
+import { loadConfig } from '../src/config/load-config.ts';
+import type { Config } from '../src/config/config.ts';
 
 type Environment = Record<string, string | undefined>;
 

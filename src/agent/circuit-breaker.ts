@@ -1,3 +1,4 @@
+import { DEFAULT_BREAKER_SETTINGS } from '../config/settings/budget-settings.ts';
 import { callSignature, roughText } from './call-signature.ts';
 
 /**
@@ -15,16 +16,8 @@ export interface BreakerThresholds {
   stepsWithoutProgress: number;
 }
 
-/**
- * Loose enough for a long task (paging a file, a test run after each edit: the suite's long
- * scripted tasks complete), tight enough that a runaway loop ends within a few requests.
- */
-export const DEFAULT_BREAKER_THRESHOLDS: BreakerThresholds = {
-  nearIdenticalCalls: 6,
-  cycleRepeats: 2,
-  sameFailures: 3,
-  stepsWithoutProgress: 4,
-};
+/** The defaults (settings `circuitBreaker` changes them). */
+export const DEFAULT_BREAKER_THRESHOLDS: BreakerThresholds = DEFAULT_BREAKER_SETTINGS;
 
 export type LoopPattern = 'near-identical' | 'cycle' | 'same-failure' | 'no-progress';
 

@@ -50,6 +50,8 @@ export class SessionCheckpoints {
   private inGit: Promise<boolean> | undefined;
   private commandsToldOnce = false;
   private prunedOthers = false;
+  /** The turn's start: its record saved and other sessions' checkpoints tidied (once a session). */
+  private started: Promise<unknown> = Promise.resolve();
   private current: TurnRecord | undefined;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly locks = new ChangeLocks();
@@ -102,7 +104,7 @@ export class SessionCheckpoints {
       snapshots: [],
     };
     this.store.index.turns.push(this.current);
-    void this.enqueue(async () => {
+    this.started = this.enqueue(async () => {
       await this.saveOrTell();
       if (this.prunedOthers) return;
       this.prunedOthers = true;
@@ -242,6 +244,14 @@ export class SessionCheckpoints {
       this.store.collectBlobs();
       await this.saveOrTell();
     });
+  }
+
+  /**
+   * Waits for the last turn's start to be recorded, and so for its notice about other sessions'
+   * checkpoints removed; not for the recordings of its calls (a stopped command may still be finishing).
+   */
+  async turnStarted(): Promise<void> {
+    await this.started.catch(() => {});
   }
 
   /** Waits for every recording in flight (tests, and before a restore). */

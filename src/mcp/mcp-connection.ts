@@ -108,9 +108,10 @@ export class McpConnection {
         env: config.env ?? {},
         cwd: resolve(this.options.workspaceRoot, config.cwd ?? '.'),
         stderr: this.stderr,
+        // Every server is fenced at least from Sylvan's environment in /proc, unless its (user) settings say "sandbox": false.
         sandbox:
-          config.sandbox && this.options.sandbox
-            ? { fence: this.options.sandbox, network: typeof config.sandbox === 'object' && config.sandbox.network === true }
+          this.options.sandbox && config.sandbox !== false
+            ? { fence: this.options.sandbox, full: config.sandbox !== undefined, network: typeof config.sandbox === 'object' && config.sandbox.network === true }
             : undefined,
       });
       await this.connect(transport);

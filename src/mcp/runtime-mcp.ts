@@ -1,7 +1,7 @@
 import type { ToolSet } from 'ai';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { redactSecrets } from '../agent/redact-secrets.ts';
-import { checkSettings } from '../settings/check-settings.ts';
+import { checkSettings } from '../config/settings/check-settings.ts';
 import type { ToolSpec } from '../tools/tool-spec.ts';
 import { withTimeoutMessages } from '../tools/with-timeout-messages.ts';
 import type { McpHub, ServerSummary } from './mcp-hub.ts';

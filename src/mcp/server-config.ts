@@ -21,7 +21,10 @@ export interface StdioServerConfig extends ServerCommon {
   env?: Record<string, string>;
   /** Relative to the workspace. */
   cwd?: string;
-  /** Runs in the command sandbox (`true`, or `{ "network": true }` to let it reach the network). */
+  /**
+   * Runs in the command sandbox (`true`, or `{ "network": true }` to let it reach the network). Absent,
+   * it runs in the lighter server fence (its own PID namespace, Sylvan's folders hidden); `false`, as it is.
+   */
   sandbox?: boolean | { network?: boolean };
 }
 

@@ -1,15 +1,29 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { MessageLines, MessageTooLargeError } from './message-lines.ts';
 import type { StderrTail } from './stderr-tail.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
+import { executableOnPath } from '../sandbox/find-sandbox.ts';
 import { installExitHook } from '../tools/shell/process-group.ts';
 import { MARK_VARIABLE, newProcessMark, signalMarked } from '../tools/shell/process-marks.ts';
 
 /** What a server inherits from Sylvan's environment: enough to run, never an API key. */
 const INHERITED = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR', 'SystemRoot'];
+
+/** Whether `command` names a program that can be started: a path (from `cwd`) or a name on `path`. */
+function programExists(command: string, path: string | undefined, cwd: string): boolean {
+  if (!command.includes('/')) return executableOnPath(command, path) !== undefined;
+  try {
+    accessSync(resolve(cwd, command), constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The server broke the protocol (a message that is not JSON-RPC, or too large) and was ended: the connection is lost. */
 export class TransportFailure extends Error {
@@ -22,8 +36,11 @@ export interface StdioOptions {
   env: Record<string, string>;
   cwd: string;
   stderr: StderrTail;
-  /** The server asked for the sandbox (`"sandbox": true` in its settings): it runs fenced like a command. */
-  sandbox?: { fence: CommandSandbox; network: boolean };
+  /**
+   * The session's sandbox. With `full` (the server's settings say `"sandbox": true`) it runs fenced
+   * like a command; otherwise in the server fence (`CommandSandbox.wrapServer`), unless `"sandbox": false`.
+   */
+  sandbox?: { fence: CommandSandbox; full: boolean; network: boolean };
 }
 
 /**
@@ -48,20 +65,27 @@ export class StdioTransport implements Transport {
     return this.child?.pid;
   }
 
-  start(): Promise<void> {
+  async start(): Promise<void> {
+    // The sandbox probe runs in the background from start-up: waited for, not redone here, blocking.
+    await this.options.sandbox?.fence.ready();
     return new Promise((resolve, reject) => {
       const env: Record<string, string> = {};
       for (const name of INHERITED) if (process.env[name] !== undefined) env[name] = process.env[name];
       const sandbox = this.options.sandbox;
       let invocation: { file: string; args: readonly string[]; env: Record<string, string> };
       try {
-        invocation = sandbox?.fence.wrap(this.options.command, this.options.args, { network: sandbox.network }) ?? {
-          file: this.options.command,
-          args: this.options.args,
-          env: {},
-        };
+        invocation = !sandbox
+          ? { file: this.options.command, args: this.options.args, env: {} }
+          : sandbox.full
+          ? sandbox.fence.wrap(this.options.command, this.options.args, { network: sandbox.network })
+          : sandbox.fence.wrapServer(this.options.command, this.options.args);
       } catch (error) {
         return reject(error);
+      }
+      // Started through the sandbox program, a missing command would show only as bwrap's exit: say it as Node would.
+      const childEnv = { ...env, ...this.options.env };
+      if (invocation.file !== this.options.command && !programExists(this.options.command, childEnv.PATH, this.options.cwd)) {
+        return reject(new Error(`command not found: ${this.options.command}`));
       }
       installExitHook();
       const child = spawn(invocation.file, invocation.args, {

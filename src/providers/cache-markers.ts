@@ -14,7 +14,6 @@ import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens } from '.
  */
 export const MAX_CACHE_MARKERS = 4;
 export const MIN_CACHE_BLOCK_TOKENS = 1_024;
-export const CACHE_LOOKBACK_BLOCKS = 20;
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 /** Prefixes marked by recent requests: enough to outlive a compaction request in between. */

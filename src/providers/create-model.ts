@@ -1,6 +1,6 @@
 import type { LanguageModelV4, LanguageModelV4Middleware } from '@ai-sdk/provider';
 import { extractReasoningMiddleware, wrapLanguageModel, type LanguageModel } from 'ai';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { ProviderContext } from '../agent/describe-error.ts';
 import type { RetryNotice } from '../agent/events.ts';
 import { cacheMarkersMiddleware } from './cache-markers.ts';

@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 
 export type ServerModels = { ok: true; models: string[] } | { ok: false; reason: string };
 

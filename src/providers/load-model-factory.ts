@@ -1,5 +1,5 @@
 import type { LanguageModel } from 'ai';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { createModel, type BaseModel, type ModelOptions } from './create-model.ts';
 
 /** Makes the model for a config (another model name, the same provider), synchronously. */

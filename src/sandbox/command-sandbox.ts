@@ -1,8 +1,10 @@
 import { realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { probeSandbox, probeSandboxInBackground, type SandboxAvailability } from './availability.ts';
-import { bwrapArguments, type FenceProfile } from './bwrap-arguments.ts';
+import { bwrapArguments, serverFenceArguments, type FenceProfile } from './bwrap-arguments.ts';
+import { gitPathsToProtect } from './git-folders.ts';
 import { hiddenPaths } from './hidden-paths.ts';
+import { boundUnixSockets } from './host-sockets.ts';
 import { macosProfile } from './macos-profile.ts';
 import type { SandboxSettings } from './sandbox-settings.ts';
 
@@ -92,11 +94,15 @@ export class CommandSandbox {
       );
     }
     if (state.state !== 'on') return { file, args: [...args], env: {}, sandboxed: false };
+    const workspaceRoot = resolved(this.options.workspaceRoot);
+    // Looked up at each call: a command may have made a repository or a service started since.
     const profile: FenceProfile = {
-      workspaceRoot: resolved(this.options.workspaceRoot),
+      workspaceRoot,
       hidden: state.hidden,
       network: state.network || callOptions.network === true,
       readOnlyInTemporary: installationInTemporary(),
+      readOnlyInWorkspace: gitPathsToProtect(workspaceRoot),
+      sockets: boundUnixSockets(),
     };
     if (state.kind === 'bwrap') {
       return { file: state.program, args: [...bwrapArguments(profile), '--', file, ...args], env: { TMPDIR: '/tmp' }, sandboxed: true };
@@ -104,7 +110,22 @@ export class CommandSandbox {
     const temporary = resolved(tmpdir());
     return { file: state.program, args: ['-p', macosProfile(profile, [temporary]), '--', file, ...args], env: {}, sandboxed: true };
   }
+
+  /**
+   * An MCP stdio server that did not ask for the sandbox, as it is to be started: where bubblewrap
+   * runs, in a PID namespace of its own (it cannot read Sylvan's environment, or its ancestors',
+   * from /proc) with Sylvan's folders hidden, the rest as it is; elsewhere (macOS, no working
+   * bubblewrap, `--sandbox off`) as it is, `sandboxed` false.
+   */
+  wrapServer(file: string, args: readonly string[]): Invocation {
+    const state = this.state;
+    if (state.state !== 'on' || state.kind !== 'bwrap') return { file, args: [...args], env: {}, sandboxed: false };
+    const environment = this.options.environment ?? process.env;
+    const homes = hiddenPaths({ home: environment.HOME || homedir(), sylvanHome: this.options.sylvanHome, environment, only: 'sylvan' });
+    return { file: state.program, args: [...serverFenceArguments(homes), '--', file, ...args], env: {}, sandboxed: true };
+  }
 }
+
 
 /**
  * Sylvan's own folder when it lies under /tmp (a clone there, as CI makes): an MCP server it ships or

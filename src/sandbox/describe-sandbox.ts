@@ -21,6 +21,16 @@ export function sandboxBannerLine(settings: SandboxSettings, environment: NodeJS
     : `(commands run without a sandbox: ${found.reason}; /sandbox tells more)`;
 }
 
+/**
+ * The first turn's one line when bwrap is installed but its start-up probe failed (the banner,
+ * which starts nothing, could not know): under `auto` commands run unfenced, under `on` not at all.
+ */
+export function unavailableNotice(state: Extract<SandboxState, { state: 'unavailable' }>, modeSource: string): string {
+  return state.required
+    ? `(commands will not run: the sandbox is required by ${modeSource}, but ${state.reason}; /sandbox tells more)`
+    : `(commands run without a sandbox: ${state.reason}; /sandbox tells more)`;
+}
+
 const shortened = (path: string, home: string): string => (home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
 
 /** What `/sandbox` prints: where commands stand, one fact per line. */

@@ -13,7 +13,8 @@ export type SandboxAvailability =
 
 const MACOS_SANDBOX = '/usr/bin/sandbox-exec';
 
-function executableOnPath(name: string, path: string | undefined): string | undefined {
+/** The first executable `name` in the folders of `path` (a `PATH` value), or undefined. */
+export function executableOnPath(name: string, path: string | undefined): string | undefined {
   for (const folder of (path ?? '').split(delimiter)) {
     if (folder === '') continue;
     const candidate = join(folder, name);

@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { readWholeSmallFile } from '../files/bounded-file.ts';
 
 /** Folders walked up from the working directory looking for `.git`: a workspace is rarely deeper in its repository. */
 const MAX_LEVELS = 32;
@@ -59,11 +60,12 @@ function headOf(head: string | undefined): GitHead | undefined {
   return /^[0-9a-f]{7,64}$/i.test(line) ? { detached: line.slice(0, 7) } : undefined;
 }
 
+/**
+ * A small file of the repository, through the bounded reader like every file Sylvan opens itself: a
+ * command may have made HEAD a FIFO (a plain read would never return) or a link to /dev/zero (it
+ * would never end), so only a regular file in its own folder, reached without a link, is read.
+ */
 function readSmall(path: string): string | undefined {
-  try {
-    if (statSync(path).size > MAX_HEAD_BYTES) return undefined;
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const read = readWholeSmallFile(path, { maxBytes: MAX_HEAD_BYTES, within: dirname(path), withinLabel: 'its folder' });
+  return read.status === 'read' ? read.bytes.toString('utf8') : undefined;
 }

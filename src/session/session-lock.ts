@@ -52,11 +52,26 @@ function holderOf(lockPath: string): number | undefined {
   }
 }
 
+/**
+ * Whether the lock's holder still runs. A Sylvan killed with kill -9 stays a zombie until its
+ * parent reaps it, which a parent that never waits does not do: on Linux a zombie holds nothing.
+ */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return process.platform !== 'linux' || !isZombie(pid);
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (name) state …": the name may hold spaces and parentheses, so read after the last ")".
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }

@@ -14,7 +14,8 @@ export type DescribeCall = (request: ApprovalRequest) => Promise<CallDescription
  */
 export interface NetworkChoice {
   offered(question: ApprovalQuestion): boolean;
-  grant(toolCallId: string): void;
+  /** Grants the network to this call: its id and its input (`NetworkGrants`). */
+  grant(request: ApprovalRequest): void;
 }
 
 const SAID_NO = 'The user said no to this call; nothing was changed. Ask them what they want instead.';
@@ -65,7 +66,7 @@ export class TerminalAsker implements ApprovalAsker {
       case 'yes':
         return { approved: true };
       case 'network':
-        this.options.network?.grant(request.toolCallId);
+        this.options.network?.grant(request);
         return { approved: true };
       case 'always':
         return { approved: true, always: true };

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { sandboxBannerLine } from '../sandbox/describe-sandbox.ts';
 import { displayWidth, wrapStyled } from './display-width.ts';
 import { keyHostNote } from './key-host-note.ts';

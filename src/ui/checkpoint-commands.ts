@@ -12,9 +12,9 @@ const FILES_LISTED = 3;
 export async function undoCommand(state: ReplState): Promise<void> {
   const checkpoints = state.runtime.checkpoints;
   // A stopped command may still be finishing its checkpoint.
-  await checkpoints?.settled();
-  const turn = checkpoints?.undoable;
-  if (!checkpoints || !turn) {
+  await checkpoints.settled();
+  const turn = checkpoints.undoable;
+  if (!turn) {
     state.print('  Nothing to undo: no turn of this session changed a file that a checkpoint still holds.');
     return;
   }
@@ -26,9 +26,9 @@ export async function undoCommand(state: ReplState): Promise<void> {
 /** `/redo`: makes the changes of the last undone turn again. */
 export async function redoCommand(state: ReplState): Promise<void> {
   const checkpoints = state.runtime.checkpoints;
-  await checkpoints?.settled();
-  const turn = checkpoints?.redoable;
-  if (!checkpoints || !turn) {
+  await checkpoints.settled();
+  const turn = checkpoints.redoable;
+  if (!turn) {
     state.print('  Nothing to redo: /redo takes back an /undo, until a later turn changes files.');
     return;
   }
@@ -43,9 +43,9 @@ export async function redoCommand(state: ReplState): Promise<void> {
  */
 export async function rewindCommand(argument: string, state: ReplState): Promise<void> {
   const checkpoints = state.runtime.checkpoints;
-  await checkpoints?.settled();
-  const turns = checkpoints?.turns ?? [];
-  if (!checkpoints || turns.length === 0) {
+  await checkpoints.settled();
+  const turns = checkpoints.turns;
+  if (turns.length === 0) {
     state.print('  Nothing to rewind yet: no turn in this session.');
     return;
   }
@@ -87,7 +87,7 @@ export async function rewindCommand(argument: string, state: ReplState): Promise
     }
   }
   if (what !== 'files' && point !== undefined) {
-    state.runtime.rewindConversation?.(point);
+    state.runtime.rewindConversation(point);
     await checkpoints.forgetFrom(turn);
     state.print(`  The conversation is back to before turn ${turn.id}: the next message continues from there.`);
     if (what === 'conversation' && withFiles.length > 0) state.print(state.dim('  Files keep the changes of those turns.'));

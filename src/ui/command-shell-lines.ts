@@ -1,5 +1,5 @@
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
-import type { Runtime } from '../runtime.ts';
+import type { ShellLines } from '../runtime/runtime.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import { runCommandSpec } from '../tools/shell/run-command-spec.ts';
 import { sanitizeLine } from './sanitize.ts';
@@ -8,7 +8,7 @@ import { sanitizeLine } from './sanitize.ts';
 export interface ShellLineContext {
   /** The policy a turn would use now: its mode, "always" answers, `permissions.allow` and --yes apply as to a model's call. */
   policy: ApprovalPolicy;
-  runtime: Pick<Runtime, 'runCommandLine'>;
+  runtime: Pick<ShellLines, 'runShellLine'>;
   mode: ApprovalMode;
   /** Why no one can be asked here (print mode, a piped REPL), and what to do: shown when a command is denied. */
   cannotAsk: string;
@@ -35,8 +35,6 @@ export function shellLineRunner(context: ShellLineContext): (command: string) =>
   let first = true;
   return async (command) => {
     const shown = `!\`${sanitizeLine(command)}\``;
-    const runCommandLine = context.runtime.runCommandLine;
-    if (!runCommandLine) return { ok: false, reason: `${shown} cannot run here` };
     const input = { command };
     const toolCallId = `command-line-${++lineCount}`;
     const decision = context.policy.decide(runCommandSpec.name, input);
@@ -50,7 +48,7 @@ export function shellLineRunner(context: ShellLineContext): (command: string) =>
     }
     const stopStatus = context.status?.(`Running ${sanitizeLine(command)}…`) ?? (() => {});
     const ran = await context
-      .interruptible((signal) => runCommandLine(command, { id: toolCallId, signal, ...(first && { checkpointLabel: context.label }) }))
+      .interruptible((signal) => context.runtime.runShellLine(command, { id: toolCallId, signal, ...(first && { checkpointLabel: context.label }) }))
       .finally(stopStatus);
     first = false;
     if (!ran.ok) return { ok: false, reason: `${shown} did not run: ${sanitizeLine(ran.message)}` };

@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { CustomCommand } from '../commands/custom-command.ts';
 import type { ImageAttachment } from '../files/image-file.ts';
-import type { ProviderName } from '../config.ts';
+import type { ProviderName } from '../config/config.ts';
 import { shellLineRunner, type ShellLineContext } from './command-shell-lines.ts';
 import { sanitizeLine } from './sanitize.ts';
 

@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
-import type { ReplState } from './repl-state.ts';
+import type { SessionControl } from '../runtime/runtime.ts';
+import type { CommandState } from './repl-state.ts';
 import { sanitize } from './sanitize.ts';
 
 /** Terminals cap what one OSC 52 may carry (xterm ~100 kB of base64, some far less): past this, say so instead. */
@@ -25,7 +26,7 @@ export function lastAnswer(messages: readonly ModelMessage[]): string | undefine
  * it (control characters made visible, so nothing from the model acts when pasted). Only on a
  * terminal, and at most 100 kB; the user's own action, so the one place Sylvan writes OSC 52.
  */
-export function copyCommand(state: ReplState): void {
+export function copyCommand(state: CommandState<Pick<SessionControl, 'conversation'>>): void {
   const answer = lastAnswer(state.runtime.conversation.messages);
   if (answer === undefined) return state.print('  No answer to copy yet.');
   if (!state.writeTerminal) return state.print('  /copy needs a terminal: the output is not one. /export writes the session to a file.');

@@ -1,10 +1,10 @@
 import { lstat } from 'node:fs/promises';
-import { redactSecrets } from '../agent/redact-secrets.ts';
 import { reasonOf } from '../session/session-home.ts';
 import { sessionMarkdown } from '../session/session-markdown.ts';
 import { writeFileAtomic } from '../tools/files/atomic-write.ts';
 import { resolveWorkspaceTarget, type WorkspaceTarget } from '../tools/files/workspace-path.ts';
-import type { ReplState } from './repl-state.ts';
+import type { ModelControl, SessionControl } from '../runtime/runtime.ts';
+import type { CommandState } from './repl-state.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
 
 /** Names tried after the default one is taken: `…-2.md` up to this. */
@@ -17,7 +17,10 @@ const MAX_NAME_TRIES = 100;
  * file is replaced only when the user says so (the default name moves on to `-2`, `-3`…).
  * Written atomically. Says where it went.
  */
-export async function exportCommand(argument: string, state: ReplState): Promise<void> {
+export async function exportCommand(
+  argument: string,
+  state: CommandState<Pick<SessionControl, 'conversation' | 'sessionId' | 'redact'> & Pick<ModelControl, 'model'>>,
+): Promise<void> {
   const messages = state.runtime.conversation.messages;
   if (messages.length === 0) return state.print('  Nothing to export yet.');
   const requested = argument.trim();
@@ -42,7 +45,7 @@ export async function exportCommand(argument: string, state: ReplState): Promise
     folder: state.config.cwd,
     exportedAt: new Date(),
   });
-  const redact = state.runtime.redact ?? ((text: string) => redactSecrets(text, state.config.secrets ?? []));
+  const redact = state.runtime.redact;
   try {
     await writeFileAtomic(target.absolutePath, sanitize(redact(markdown)));
   } catch (error) {

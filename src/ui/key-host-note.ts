@@ -1,4 +1,5 @@
-import { DASHSCOPE_BASE_URL, OPENAI_BASE_URL, type Config } from '../config.ts';
+import { DASHSCOPE_BASE_URL, OPENAI_BASE_URL } from '../config/provider-choice.ts';
+import type { Config } from '../config/config.ts';
 import { sanitizeLine } from './sanitize.ts';
 
 /**

@@ -19,7 +19,7 @@ const counted = (count: number, noun: string, listed: number | undefined, why: s
  * said is sanitised.
  */
 export function showMcpServers(state: ReplState): void {
-  const servers = state.runtime.mcp?.summaries() ?? [];
+  const servers = state.runtime.mcp.summaries();
   if (servers.length === 0) {
     state.print('  No MCP servers configured. Add "mcpServers" to $SYLVAN_HOME/settings.json or .sylvan/settings.json (see the README).');
     return;
@@ -62,7 +62,7 @@ function listed(state: ReplState, width: number, label: string, names: readonly 
 
 /** `/instructions`: the AGENTS.md files added to the system prompt, as the model gets them. */
 export function showInstructions(state: ReplState): void {
-  const files = state.runtime.instructionFiles ?? [];
+  const files = state.runtime.instructionFiles;
   if (files.length === 0) {
     state.print('  No project instructions. Sylvan reads AGENTS.md and SYLVAN.md in this folder and $SYLVAN_HOME/AGENTS.md.');
     return;

@@ -85,7 +85,6 @@ export function promptPreview(command: string, outcome: { text: string; skipped:
  */
 export async function promptMessage(call: PromptCall, state: ReplState): Promise<string | undefined> {
   const mcp = state.runtime.mcp;
-  if (!mcp) return undefined;
   const outcome = await runMcpPrompt(call, {
     mcp,
     waitMs: (state.config.mcpStartTimeoutSeconds ?? 10) * 1000,

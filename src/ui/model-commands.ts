@@ -1,10 +1,8 @@
 import { contextWindowFor, estimateCost } from '../providers/model-catalogue.ts';
 import { describeThinking, parseThinkCommand } from '../providers/thinking.ts';
-import type { ThinkingSetting } from '../providers/thinking.ts';
 import type { ReplState } from './repl-state.ts';
 import { sanitizeLine } from './sanitize.ts';
 
-const AUTO: ThinkingSetting = { mode: 'auto' };
 
 const windowLabel = (tokens: number): string =>
   tokens >= 1_000_000 ? `${tokens / 1_000_000}M` : `${Math.round(tokens / 1000)}k`;
@@ -14,10 +12,9 @@ export async function modelCommand(argument: string, state: ReplState): Promise<
   const name = argument.trim();
   const runtime = state.runtime;
   if (name === '') {
-    state.print(`  ${sanitizeLine(runtime.model)} (${state.config.provider}) · ${windowLabel(runtime.windowTokens)} context · ${describeThinking(sanitizeLine(runtime.model), runtime.thinking ?? AUTO)}`);
-    const listModels = runtime.listModels;
-    if (state.config.provider === 'mock' || !listModels) return;
-    const listed = await state.interruptible((signal) => listModels(signal));
+    state.print(`  ${sanitizeLine(runtime.model)} (${state.config.provider}) · ${windowLabel(runtime.windowTokens)} context · ${describeThinking(sanitizeLine(runtime.model), runtime.thinking)}`);
+    if (state.config.provider === 'mock') return;
+    const listed = await state.interruptible((signal) => runtime.listModels(signal));
     if (!listed.ok) {
       state.print(state.dim(`  Could not list the server's models (${sanitizeLine(listed.reason)}). Switch with /model NAME.`));
       return;
@@ -45,17 +42,17 @@ export async function modelCommand(argument: string, state: ReplState): Promise<
   const priced = estimateCost(name, { inputTokens: 1, outputTokens: 0, cachedInputTokens: 0 }) !== undefined;
   const known = contextWindowFor(name) === runtime.windowTokens ? '' : ' (context window kept from SYLVAN_CONTEXT_TOKENS)';
   state.print(
-    `  Now using ${sanitizeLine(name)}: ${windowLabel(runtime.windowTokens)} context${known} · ${describeThinking(sanitizeLine(name), runtime.thinking ?? AUTO)}${priced ? '' : ' · no known price'}.`,
+    `  Now using ${sanitizeLine(name)}: ${windowLabel(runtime.windowTokens)} context${known} · ${describeThinking(sanitizeLine(name), runtime.thinking)}${priced ? '' : ' · no known price'}.`,
   );
 }
 
 /** `/think`, `/think on|off|auto`, `/think budget N`. */
 export function thinkCommand(argument: string, state: ReplState): void {
-  const next = parseThinkCommand(argument, state.runtime.thinking ?? AUTO);
+  const next = parseThinkCommand(argument, state.runtime.thinking);
   if ('error' in next) {
     state.print(`  ${next.error}`);
     return;
   }
-  state.runtime.setThinking?.(next);
+  state.runtime.setThinking(next);
   state.print(`  ${describeThinking(sanitizeLine(state.runtime.model), next)}.`);
 }

@@ -1,6 +1,6 @@
 import { exitCodeFor } from '../agent/events.ts';
-import type { Config } from '../config.ts';
-import type { Runtime } from '../runtime.ts';
+import type { Config } from '../config/config.ts';
+import type { AgentSetup, ModelControl, ShellLines, TurnRunner } from '../runtime/runtime.ts';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import { Approval } from '../approval/approval-policy.ts';
@@ -16,7 +16,8 @@ import { parsePromptCall } from '../commands/mcp-prompt-arguments.ts';
 export interface PrintOptions {
   config: Config;
   prompt: string;
-  runtime: Runtime;
+  /** One turn, the tools' specs and the MCP servers (approval, `/server:prompt`), the model's name and a custom command's shell lines. */
+  runtime: TurnRunner & Pick<AgentSetup, 'mcp' | 'toolSpec'> & Pick<ModelControl, 'model'> & Pick<ShellLines, 'runShellLine'>;
   stdout: Output;
   stderr: Output;
   /** Aborted on Ctrl-C: the turn stops and the exit code is 130. */
@@ -36,7 +37,7 @@ export async function runPrint(options: PrintOptions): Promise<number> {
   const approval = new Approval({
     specs: options.runtime.toolSpec,
     yes: config.yes,
-    approvedAhead: options.runtime.mcp?.approvedAhead,
+    approvedAhead: options.runtime.mcp.approvedAhead,
     modes: { mode: () => mode, workspaceRoot: config.cwd },
     asker: printModeCannotAsk,
   });
@@ -73,8 +74,8 @@ export async function runPrint(options: PrintOptions): Promise<number> {
  */
 async function promptOrMessage(options: PrintOptions, approval: ApprovalPolicy, mode: ApprovalMode): Promise<CommandTurn | number> {
   const mcp = options.runtime.mcp;
-  const call = mcp && options.prompt.startsWith('/') ? parsePromptCall(options.prompt, mcp.serverNames) : undefined;
-  if (mcp && call) {
+  const call = options.prompt.startsWith('/') ? parsePromptCall(options.prompt, mcp.serverNames) : undefined;
+  if (call) {
     const { promptPreview, runMcpPrompt } = await import('./mcp-prompt-command.ts');
     const outcome = await runMcpPrompt(call, {
       mcp,

@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { LoadedCommands } from '../commands/custom-command.ts';
-import type { Config } from '../config.ts';
-import type { Runtime } from '../runtime.ts';
+import type { Config } from '../config/config.ts';
+import type { Runtime } from '../runtime/runtime.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import type { Approval } from '../approval/approval-policy.ts';
 import type { PickRequest } from './input/line-reader-contract.ts';
@@ -16,6 +16,9 @@ export interface StatusLine {
   (): void;
   progress(text: string): void;
 }
+
+/** The REPL state a command reads, with only the part of the runtime it uses (so a test gives just that). */
+export type CommandState<R> = Omit<ReplState, 'runtime'> & { runtime: R };
 
 /** State the slash commands can read and change. */
 export interface ReplState {

@@ -1,6 +1,6 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { emptyUsage, type StopReason } from '../agent/events.ts';
-import type { Runtime, TurnRequest } from '../runtime.ts';
+import type { Runtime, TurnRequest } from '../runtime/runtime.ts';
 import { Approval } from '../approval/approval-policy.ts';
 import { pipeCannotAsk } from '../approval/nobody-to-ask.ts';
 import { TerminalAsker } from './approval-prompt.ts';
@@ -90,16 +90,16 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       },
       describe: (request) => runtime.describeCall(request),
       onInterrupt: () => turnController?.abort(),
-      network: runtime.networkGrants && {
-        offered: (question) => question.kind === 'command' && runtime.sandbox?.state.state === 'on' && !runtime.sandbox.state.network,
-        grant: (toolCallId) => runtime.networkGrants?.grant(toolCallId),
+      network: {
+        offered: (question) => question.kind === 'command' && runtime.sandbox.state.state === 'on' && !runtime.sandbox.state.network,
+        grant: (request) => runtime.networkGrants.grant(request.toolCallId, request.input),
       },
     });
     // A pipe's next line is the user's next question, never an answer: the same policy, nobody to ask.
     const approval = new Approval({
       specs: runtime.toolSpec,
       yes: options.config.yes,
-      approvedAhead: runtime.mcp?.approvedAhead,
+      approvedAhead: runtime.mcp.approvedAhead,
       modes: { mode: () => mode, workspaceRoot: options.config.cwd },
       asker: options.pipedInput ? pipeCannotAsk : asker,
     });
@@ -244,7 +244,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
           typeAhead: reader.typeAhead,
           expandable: reader.onToggleOutput !== undefined,
           earlierCalls: current.lastToolCalls,
-          saveOutput: current.runtime.saveToolOutput && ((record, text) => current.runtime.saveToolOutput!(record, text)),
+          saveOutput: (record, text) => current.runtime.saveToolOutput(record, text),
         })
       : undefined;
     const stopToggling = reader.onToggleOutput?.(() => live?.toggleExpanded());
@@ -273,6 +273,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       unsubscribe();
       stopToggling?.();
       turnController = undefined;
+      // A grant whose call never started (the turn was stopped first) must not reach a later call of the same id.
+      current.runtime.networkGrants?.clear();
     }
     if (quit) return 130;
     // What was queued during the turn follows an answer that completed; after a stop or a failure it is the user's to send again.
@@ -290,7 +292,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
  */
 async function attachToMessage(line: string, state: ReplState): Promise<{ text: string; images: NonNullable<TurnRequest['images']> } | undefined> {
   const { config, runtime, colour } = state;
-  const mentions = runtime.mcp ? resourceMentions(line, runtime.mcp.serverNames) : [];
+  const mentions = resourceMentions(line, runtime.mcp.serverNames);
   const resources =
     mentions.length > 0 && runtime.mcp
       ? await attachResources(mentions, runtime.mcp, (config.mcpStartTimeoutSeconds ?? 10) * 1000)

@@ -1,5 +1,6 @@
-import { ConfigError } from '../config.ts';
-import type { ReplState } from './repl-state.ts';
+import { ConfigError } from '../errors.ts';
+import type { SessionControl } from '../runtime/runtime.ts';
+import type { CommandState } from './repl-state.ts';
 import { openResumed, type Replay } from './resume.ts';
 import { sanitizeLine } from './sanitize.ts';
 import { resumableSessions, sessionItem, sessionPickRequest } from './session-picker.ts';
@@ -8,9 +9,8 @@ import { resumableSessions, sessionItem, sessionPickRequest } from './session-pi
  * `/resume [id]`: goes on with another saved session of this folder. Without an id, the filtering
  * picker (on a terminal) or the list with ids to pass. The session left is saved as it is.
  */
-export async function resumeCommand(argument: string, state: ReplState): Promise<void> {
+export async function resumeCommand(argument: string, state: CommandState<Pick<SessionControl, 'sessionId' | 'conversation' | 'resumeSession'>>): Promise<void> {
   const runtime = state.runtime;
-  if (!runtime.resumeSession) return state.print('  This session cannot switch to another one.');
   let id = argument.trim();
   if (id === '') {
     const { sessions, here } = resumableSessions(state.config.home, state.config.cwd, runtime.sessionId);

@@ -305,7 +305,7 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<S
   const [name = '', ...rest] = line.split(/\s+/);
   const command = COMMANDS.find((candidate) => candidate.name === name.toLowerCase());
   if (command) return command.run(rest.join(' '), state);
-  const promptCall = state.runtime.mcp ? parsePromptCall(line, state.runtime.mcp.serverNames) : undefined;
+  const promptCall = parsePromptCall(line, state.runtime.mcp.serverNames);
   if (promptCall) {
     const send = await (await import('./mcp-prompt-command.ts')).promptMessage(promptCall, state);
     return send === undefined ? undefined : { send };

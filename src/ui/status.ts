@@ -6,6 +6,8 @@ import type { Output } from './render.ts';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const TICK_MS = 100;
+/** The shortest time between two frames of the text being written: about 40 a second, as terminals draw. */
+export const FRAME_MS = 25;
 /** A running tool's output shown under the status line: its last few lines. */
 export const PROGRESS_LINES = 4;
 
@@ -21,11 +23,14 @@ export class LiveStatus {
   private label: string | undefined;
   private startedAt = 0;
   private above: string[] = [];
-  private pending: string[] = [];
+  private pending: readonly string[] | (() => readonly string[]) = [];
   private progress: string[] = [];
   private checklist: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private frame = 0;
+  /** When the live rows were last drawn, and the frame waiting to be drawn (a stream's chunks come faster than frames). */
+  private drawnAt = Number.NEGATIVE_INFINITY;
+  private nextFrame: NodeJS.Timeout | undefined;
   /** A wait before a retry: its line, with the seconds left, replaces the label until `until`. */
   private countdown: { until: number; line: (secondsLeft: number) => string } | undefined;
   /** Set while the typed-ahead rows are drawn: from the first thing shown until `close`. */
@@ -39,6 +44,8 @@ export class LiveStatus {
     private readonly tag: () => string | undefined = () => undefined,
     /** What the user types while this is shown (the line editor's), drawn under everything else. */
     private readonly typeAhead?: TypeAhead,
+    /** The shortest time between two frames drawn for `setPending`, `print` and `stop` (0: each draws at once). */
+    private readonly frameMs = FRAME_MS,
   ) {
     this.area = new LiveArea(output);
   }
@@ -61,20 +68,29 @@ export class LiveStatus {
     this.draw();
   }
 
-  /** Hides the status line (the pending block, if any, stays). */
-  stop(): void {
+  /** Hides the status line (the pending block, if any, stays) in the next frame, or in the one a change drawn next asks for (`redraw` false). */
+  stop(redraw = true): void {
     this.label = undefined;
     this.countdown = undefined;
     this.progress = [];
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    this.draw();
+    if (redraw) this.requestFrame();
   }
 
-  /** The plain text of the answer block still being written, shown above the status line. */
-  setPending(lines: readonly string[]): void {
-    this.pending = [...lines];
-    if (lines.length > 0) this.watchTyping();
+  /**
+   * The answer block still being written, shown above the status line: its rows, drawn at once, or
+   * a function that makes them, called only when a frame is drawn (at most one each `frameMs`), so a
+   * stream's chunks cost no drawing of their own.
+   */
+  setPending(rows: readonly string[] | (() => readonly string[])): void {
+    this.pending = typeof rows === 'function' ? rows : [...rows];
+    if (typeof rows === 'function') {
+      this.watchTyping();
+      this.requestFrame();
+      return;
+    }
+    if (rows.length > 0) this.watchTyping();
     this.draw();
   }
 
@@ -98,10 +114,10 @@ export class LiveStatus {
     this.draw();
   }
 
-  /** Prints lasting text: the live rows are erased first and drawn again below it. */
+  /** Prints lasting text: the live rows are erased first and drawn again below it (in the next frame). */
   print(text: string): void {
     this.area.print(text);
-    this.draw();
+    this.requestFrame();
   }
 
   /** Erases everything live and stops the clock: before a prompt, at the end of a turn. */
@@ -112,6 +128,7 @@ export class LiveStatus {
     this.pending = [];
     this.checklist = [];
     this.stop();
+    this.cancelFrame();
     this.area.clear();
   }
 
@@ -137,8 +154,29 @@ export class LiveStatus {
     if (this.typeAhead && !this.unwatch) this.unwatch = this.typeAhead.watch(() => this.draw());
   }
 
+  /** Draws now if the last frame is `frameMs` old, else once it is; never keeps the process alive for it. */
+  private requestFrame(): void {
+    if (this.nextFrame) return;
+    // At most one frame away, even if the clock went back.
+    const wait = Math.min(this.frameMs, this.drawnAt + this.frameMs - this.now());
+    if (wait <= 0) {
+      this.draw();
+      return;
+    }
+    this.nextFrame = setTimeout(() => this.draw(), wait);
+    this.nextFrame.unref?.();
+  }
+
+  private cancelFrame(): void {
+    if (this.nextFrame) clearTimeout(this.nextFrame);
+    this.nextFrame = undefined;
+  }
+
   private draw(): void {
-    const lines = [...this.above, ...this.pending, ...this.checklist];
+    this.cancelFrame();
+    this.drawnAt = this.now();
+    const pending = typeof this.pending === 'function' ? this.pending() : this.pending;
+    const lines = [...this.above, ...pending, ...this.checklist];
     const width = liveWidth(this.output);
     if (this.label !== undefined) {
       const spinner = this.colour.cyan(SPINNER[this.frame]);

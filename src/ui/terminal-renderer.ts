@@ -35,6 +35,8 @@ export interface TerminalRendererOptions {
   earlierCalls?: readonly ToolCallRecord[];
   /** Keeps the whole output of a call too long for the screen; resolves with the file's path. */
   saveOutput?: (record: ToolCallRecord, text: string) => Promise<string>;
+  /** The shortest time between two frames of the text being written (default FRAME_MS; 0: a frame for each chunk). */
+  frameMs?: number;
 }
 
 const WAITING = 'Waiting for the model…';
@@ -85,7 +87,7 @@ export class TerminalRenderer {
     this.now = options.now ?? Date.now;
     this.thinking = options.thinking ?? (() => 'whole');
     this.hyperlinks = supportsHyperlinks(options.environment);
-    this.status = new LiveStatus(output, this.colour, this.now, options.statusTag, options.typeAhead);
+    this.status = new LiveStatus(output, this.colour, this.now, options.statusTag, options.typeAhead, options.frameMs);
     this.toolCalls = new ToolCallLog(this.now);
     this.expandable = options.expandable ?? false;
     this.saveOutput = options.saveOutput;
@@ -125,7 +127,8 @@ export class TerminalRenderer {
       case 'text-delta':
         if (event.text === '') return;
         await this.endReasoning();
-        if (this.status.running) this.status.stop();
+        // The frame that shows the text hides the status line.
+        if (this.status.running) this.status.stop(false);
         await this.writeAnswer(forScreen(event.text));
         return;
       case 'reasoning-delta':
@@ -263,16 +266,16 @@ export class TerminalRenderer {
     this.showPending();
   }
 
+  /** The live rows show what is being written as it stands when the next frame is drawn. */
   private showPending(): void {
+    this.status.setPending(() => this.pendingRows());
+  }
+
+  private pendingRows(): string[] {
     const pending = this.markdown?.pending ?? '';
+    if (pending !== '') return pendingRows(pending, this.width(), this.colour, PENDING_ROWS);
     const reasoningLine = this.reasoning && this.thinking() === 'whole' ? this.reasoning.line : '';
-    const rows =
-      pending !== ''
-        ? pendingRows(pending, this.width(), this.colour)
-        : reasoningLine !== ''
-          ? this.reasoningRows(reasoningLine)
-          : [];
-    this.status.setPending(rows.slice(-PENDING_ROWS));
+    return reasoningLine !== '' ? this.reasoningRows(reasoningLine).slice(-PENDING_ROWS) : [];
   }
 
   private async writeReasoning(text: string): Promise<void> {
@@ -290,10 +293,8 @@ export class TerminalRenderer {
     }
     const parts = (reasoning.line + text).split('\n');
     reasoning.line = parts.pop() ?? '';
-    if (parts.length > 0) {
-      this.status.setPending([]);
-      this.printLines(parts.flatMap((line) => this.reasoningRows(line)), 'reasoning');
-    }
+    // The live rows drawn after the print show the new unfinished line, never the printed one again.
+    if (parts.length > 0) this.printLines(parts.flatMap((line) => this.reasoningRows(line)), 'reasoning');
     this.showPending();
   }
 

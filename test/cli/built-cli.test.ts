@@ -82,7 +82,7 @@ describe('the built CLI (bin/sylvan.js on the bundled dist/)', { timeout: 120_00
 
   test('a settings error found after the prompt is still one line and exit code 2 (one ConfigError class)', () => {
     // permissions are checked with zod in the runtime chunk; the CLI recognises its ConfigError only
-    // if both chunks share one copy of config.ts.
+    // if both chunks share one copy of errors.ts.
     const home = join(workspace, '.sylvan-home');
     mkdirSync(home, { recursive: true });
     writeFileSync(join(home, 'settings.json'), JSON.stringify({ permissions: { allow: ['Not A Key!'] } }));
@@ -187,7 +187,7 @@ describe('the built CLI (bin/sylvan.js on the bundled dist/)', { timeout: 120_00
     assert.equal(packageGone.status, 1);
     assert.match(packageGone.stderr, /^sylvan: the package dotenv is missing from node_modules\. Run `npm install` in the Sylvan folder\.\n$/);
 
-    const runtimeChunk = /import\("\.\/(runtime-\w+\.js)"\)/.exec(readFileSync(join(packageRoot, 'dist', 'cli.js'), 'utf8'))?.[1];
+    const runtimeChunk = /import\("\.\/(create-runtime-\w+\.js)"\)/.exec(readFileSync(join(packageRoot, 'dist', 'cli.js'), 'utf8'))?.[1];
     assert.ok(runtimeChunk, 'the runtime is a chunk of its own');
     rmSync(join(packageRoot, 'dist', runtimeChunk));
     const partGone = run(['-p', 'hello']);

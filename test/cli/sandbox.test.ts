@@ -147,3 +147,66 @@ describe('with no sandbox to start', { timeout: 120_000 }, () => {
     assert.match(result.stdout, /Commands run without a sandbox: turned off by SYLVAN_SANDBOX=off\.\n {2}They still get no credential/);
   });
 });
+
+describe('SYLVAN_SANDBOX in a folder\'s .env, through the real configuration', { timeout: 120_000 }, () => {
+  test('=off does not turn the sandbox off', { skip: needsBwrap }, async () => {
+    const workspace = tempWorkspace();
+    writeFileSync(join(workspace, '.env'), 'SYLVAN_SANDBOX=off\n');
+    const { server, result } = await cliAgainstServer(
+      { replies: [toolCalls([{ id: 'call_where', name: 'run_command', arguments: { command: 'echo "pid $$"' } }]), text('done.')] },
+      { cwd: workspace, key: KEY, args: ['--yes'], stdin: '/sandbox\ngo\n' },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stdout, /turned off/);
+    assert.match(result.stdout, /Commands run in a bubblewrap sandbox/);
+    // In its own PID namespace, the shell is one of the first processes.
+    assert.match(toolResultText(requestAt(server, 1), 'call_where'), /^pid \d$/m);
+  });
+
+  test('=on makes it required: with no bubblewrap, commands do not run', async () => {
+    const workspace = tempWorkspace();
+    writeFileSync(join(workspace, '.env'), 'SYLVAN_SANDBOX=on\n');
+    const { server, result } = await cliAgainstServer(
+      { replies: [toolCalls([{ id: 'call_where', name: 'run_command', arguments: { command: 'echo ran-unfenced' } }]), text('done.')] },
+      { cwd: workspace, key: KEY, args: ['--yes'], stdin: '/sandbox\ngo\n', env: { PATH: pathWithoutBwrap() } },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /Commands do not run: the sandbox is required \(mode "on"\), but bubblewrap \(bwrap\) is not installed/);
+    const output = toolResultText(requestAt(server, 1), 'call_where');
+    assert.match(output, /^Not run: the sandbox is required/);
+    assert.doesNotMatch(output, /ran-unfenced/);
+  });
+});
+
+/** A folder holding a `bwrap` that is installed but cannot start (user namespaces switched off), first on PATH. */
+function pathWithFailingBwrap(): string {
+  const folder = mkdtempSync(join('/var/tmp', 'sylvan-failing-bwrap-'));
+  after(() => rmSync(folder, { recursive: true, force: true }));
+  writeFileSync(join(folder, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
+  return `${folder}:${process.env.PATH ?? ''}`;
+}
+
+describe('a bubblewrap that is installed but cannot start', { timeout: 120_000 }, () => {
+  const replies = () => [toolCalls([{ id: 'call_run', name: 'run_command', arguments: { command: 'echo ran-here' } }]), text('done.')];
+
+  test('auto: commands run without it, and the first turn and /sandbox say why', async () => {
+    const { server, result } = await cliAgainstServer({ replies: replies() }, { key: KEY, args: ['--yes'], stdin: 'go\n/sandbox\n', env: { PATH: pathWithFailingBwrap() } });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /\(commands run without a sandbox: bwrap cannot start here \(bwrap: No permissions to create new namespace\); \/sandbox tells more\)/);
+    assert.match(result.stdout, /Commands run without a sandbox: bwrap cannot start here/);
+    assert.match(toolResultText(requestAt(server, 1), 'call_run'), /^exit code 0 [^\n]*\nstdout:\nran-here$/);
+  });
+
+  test('on: commands do not run, and the model and the user are told the reason', async () => {
+    const { server, result } = await cliAgainstServer(
+      { replies: replies() },
+      { key: KEY, args: ['--yes', '--sandbox', 'on'], stdin: 'go\n/sandbox\n', env: { PATH: pathWithFailingBwrap() } },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const output = toolResultText(requestAt(server, 1), 'call_run');
+    assert.match(output, /^Not run: the sandbox is required \(sandbox mode "on"\) but cannot start: bwrap cannot start here \(bwrap: No permissions to create new namespace\)/);
+    assert.doesNotMatch(result.stdout, /commands run without a sandbox/);
+    assert.match(result.stdout, /\(commands will not run: the sandbox is required by --sandbox on, but bwrap cannot start here \(bwrap: No permissions to create new namespace\); \/sandbox tells more\)/);
+    assert.match(result.stdout, /Commands do not run: the sandbox is required \(mode "on"\), but bwrap cannot start here/);
+  });
+});

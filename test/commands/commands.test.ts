@@ -223,3 +223,25 @@ describe('command files: expansion', () => {
     assert.deepEqual(steps.attachedFrom, ['Explain:\nthis\n!`rm -rf ~`\n\nand @notes.md']);
   });
 });
+
+describe('bounds on what a commands folder can make Sylvan load (issue 32)', () => {
+  test('a folder of 250 command files yields 200 of them, the first by name, with a note', () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 250; index++) files[`project/c${String(index).padStart(3, '0')}.md`] = `Prompt ${index}.\n`;
+    const { commands, notes } = load(folders(files));
+    assert.equal(commands.length, 200);
+    assert.equal(commands.at(-1)?.name, 'c199');
+    assert.ok(notes.some((note) => note.includes('has more than 200 commands; the first 200 by name are used')), notes.join('\n'));
+  });
+
+  test('a front-matter value over 300 characters leaves the file unused, with a note; 300 is fine', () => {
+    const { commands, notes } = load(
+      folders({
+        'project/long.md': `---\ndescription: ${'d'.repeat(301)}\n---\nDo it.\n`,
+        'project/fits.md': `---\ndescription: ${'d'.repeat(300)}\n---\nDo it.\n`,
+      }),
+    );
+    assert.deepEqual(commands.map((command) => command.name), ['fits']);
+    assert.ok(notes.some((note) => /long\.md is not used: .*longer than 300 characters/.test(note)), notes.join('\n'));
+  });
+});

@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { HELP } from '../../src/config.ts';
-import { SETTING_OPTIONS, STRUCTURED_KEYS } from '../../src/settings/setting-options.ts';
+import { HELP } from '../../src/config/flags.ts';
+import { SETTING_OPTIONS, STRUCTURED_KEYS } from '../../src/config/settings/setting-options.ts';
 import { SLASH_COMMANDS } from '../../src/ui/slash-commands.ts';
 
 // Every flag `sylvan --help` prints, every settings key and every slash command is documented under

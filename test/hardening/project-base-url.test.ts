@@ -3,7 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { ConfigError, loadConfig, type Config } from '../../src/config.ts';
+import { ConfigError } from '../../src/errors.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import type { Config } from '../../src/config/config.ts';
 
 // A project's .sylvan/settings.json that names its own base URL must not
 // receive a key that came from the user's settings file — only keys from the same trusted layer

@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
-import { runCommandLine } from '../../src/cli.ts';
+import { runCli } from '../../src/cli.ts';
 import type { CliIo } from '../../src/ui/cli-io.ts';
 import { cleanCliEnvironment } from './cli-environment.ts';
 import { tempFolder } from './children.ts';
 import type { CliOptions, CliResult } from './run-cli.ts';
 
 /**
- * Runs `sylvan ARGS` in this process: the CLI's own `runCommandLine` (src/cli.ts), which is all of
+ * Runs `sylvan ARGS` in this process: the CLI's own `runCli` (src/cli.ts), which is all of
  * `sylvan` but the process around it, with the environment a spawned CLI gets
  * (`cleanCliEnvironment` plus `env`), `cwd` as its folder, `stdin` as a pipe and stdout and stderr
  * collected. Resolves like `runCli` (the exit code `main` would exit with, `signal` null).
@@ -38,7 +38,7 @@ export async function runCliInProcess(options: CliOptions = {}): Promise<CliResu
     );
   });
   try {
-    const code = await Promise.race([runCommandLine(options.args ?? [], io), hung]);
+    const code = await Promise.race([runCli(options.args ?? [], io), hung]);
     return { code, signal: null, stdout, stderr };
   } finally {
     clearTimeout(safetyNet);

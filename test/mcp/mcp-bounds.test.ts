@@ -6,7 +6,7 @@ import { text, toolCalls, type Reply, type Responder } from '../helpers/dashscop
 import { tempWorkspace } from '../helpers/run-cli-limited.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually, isAlive, processesIn, TEST_SERVER, writeUserSettings } from './mcp-helpers.ts';
+import { eventually, processesIn, serverPid, TEST_SERVER, writeUserSettings } from './mcp-helpers.ts';
 
 // Issue 22, failures 4 and 7: one oversized MCP message ended the session with a stack trace
 // (exit 1), and a server's 10,011 tools (3.5 MB) went into every request, unbounded.
@@ -62,8 +62,7 @@ describe('an oversized MCP message drops that server with one line (failure 4)',
     const respond: Responder = async (_request, index) => {
       if (index > 0) return text('第二个回答。');
       await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 'the server started', 30_000);
-      const pid = Number(readFileSync(pidFile, 'utf8'));
-      await eventually(() => !isAlive(pid), 'the flooding server was ended', 30_000);
+      await eventually(() => serverPid(pidFile) === 0, 'the flooding server was ended', 30_000);
       return text('第一个回答。');
     };
     const { server, result } = await cliAgainstServer({ respond }, { key: KEY, cwd, args: [], stdin: '问题一\n问题二\n', killAfterMs: 60_000 });

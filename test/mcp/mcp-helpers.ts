@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const modules = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/', import.meta.url));
@@ -35,6 +35,28 @@ export function processesIn(folder: string): number[] {
     }
   }
   return pids;
+}
+
+/**
+ * The host pid of the test server that wrote `pidFile` (absolute), or 0 when none is running. A
+ * server runs in a PID namespace of its own where bubblewrap does, so the pid it wrote is its pid
+ * in there: the process is the one whose innermost pid (NSpid) that is and whose PID_FILE, taken
+ * from its own folder, is `pidFile`.
+ */
+export function serverPid(pidFile: string): number {
+  const inner = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim() : '';
+  if (!/^\d+$/.test(inner)) return 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (/^NSpid:.*\s(\d+)$/m.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1] !== inner) continue;
+      const variable = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').find((line) => line.startsWith('PID_FILE='));
+      if (variable !== undefined && resolve(readlinkSync(`/proc/${entry}/cwd`), variable.slice('PID_FILE='.length)) === pidFile) return Number(entry);
+    } catch {
+      // Gone, or not ours.
+    }
+  }
+  return 0;
 }
 
 /** Running, not a zombie waiting to be reaped. */

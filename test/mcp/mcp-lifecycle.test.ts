@@ -6,7 +6,7 @@ import { startDashScopeServer, text, toolCalls } from '../helpers/dashscope-serv
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { startCli, tempWorkspace } from '../helpers/start-cli.ts';
 import { removeTempWorkspaces } from '../helpers/run-cli-limited.ts';
-import { eventually, fileHas, isAlive, TEST_SERVER, writeUserSettings } from './mcp-helpers.ts';
+import { eventually, fileHas, isAlive, serverPid, TEST_SERVER, writeUserSettings } from './mcp-helpers.ts';
 
 after(removeTempWorkspaces);
 
@@ -23,7 +23,8 @@ function workspaceWithTestServer() {
     cwd,
     pidFile,
     eventFile,
-    pid: () => Number(pidText()),
+    /** Its pid as the host sees it (it may run in a PID namespace of its own). */
+    pid: () => serverPid(pidFile),
     /** The server wrote its whole pid: the file exists for a moment before it holds one. */
     pidWritten: () => /^\d+$/.test(pidText()),
   };
@@ -38,11 +39,13 @@ describe('MCP server lifecycle', () => {
     const cli = startCli({ cwd: workspace.cwd, args: ['-p', '慢慢来'], env: dashscopeEnv(model), stdin: '' });
     try {
       await eventually(() => fileHas(workspace.eventFile, 'started'), 'the slow tool started on the server', 20_000);
+      const pid = workspace.pid();
+      assert.ok(isAlive(pid));
       cli.child.kill('SIGINT');
       const exited = await cli.exited;
       assert.equal(exited.code, 130, exited.stderr);
       await eventually(() => fileHas(workspace.eventFile, 'cancelled'), 'the server saw the cancellation');
-      await eventually(() => !isAlive(workspace.pid()), 'the server process ended');
+      await eventually(() => !isAlive(pid), 'the server process ended');
       assert.ok(!fileHas(workspace.eventFile, 'exited by itself'), 'the server was left to end on its own');
     } finally {
       cli.child.kill('SIGKILL');

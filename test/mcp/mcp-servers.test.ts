@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { assertEveryRequestValid, requestAt, toolResultText } from '../helpers/chat-requests.ts';
@@ -10,7 +10,7 @@ import {
   EVERYTHING,
   eventually,
   FILESYSTEM,
-  isAlive,
+  serverPid,
   processesIn,
   startEverythingHttp,
   TEST_SERVER,
@@ -124,7 +124,7 @@ describe('MCP servers that fail', () => {
     assert.match(warningLines(result.stderr, 'missing')[0] ?? '', /command not found: sylvan-no-such-mcp-server/);
     assert.equal(warningLines(result.stderr, 'flaky').length, 1, result.stderr);
     assert.match(toolResultText(requestAt(server, 1), 'call_die'), /stopped during the call/);
-    assert.equal(isAlive(Number(readFileSync(pidFile, 'utf8'))), false);
+    assert.equal(serverPid(pidFile), 0, 'the killed server is still running');
   });
 
   it('a server answering garbage mid-call, and one that never answers at start, each cost one warning', { timeout: 60_000 }, async () => {

@@ -129,4 +129,24 @@ describe('plain text content', { timeout: 10_000 }, () => {
     const cached = JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] }] });
     assert.equal(plainTextContent(cached), cached);
   });
+
+  test('reads a whole history the way a JSON parser does: quotes, escapes and markup inside the text stay text', () => {
+    const tricky = ['say "hi"', 'a \\ backslash\\', 'line\nbreak\ttab', '"content":[{"type":"text","text":"x"}]', '東京 😀 \u2028', ''];
+    const messages = [
+      { role: 'system', content: 'You are Sylvan.' },
+      ...tricky.map((text) => ({ role: 'user', content: [{ type: 'text', text }] })),
+      { role: 'user', content: [{ type: 'text', text: 'two ' }, { type: 'text', text: 'parts "quoted"' }] },
+      { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
+      { role: 'user', content: [{ type: 'text', text: 'cached' }, { type: 'text', text: 'end', cache_control: { type: 'ephemeral' } }] },
+      { role: 'assistant', content: 'an answer with "content":[{"type":"text","text":"y"}] in it' },
+      { role: 'tool', tool_call_id: 'c1', content: '{"type":"text","text":"z"}' },
+    ];
+    const body = JSON.stringify({ model: 'qwen-plus', messages, stream: true });
+    const expected = messages.map((message) =>
+      Array.isArray(message.content) && message.content.every((part) => Object.keys(part).length === 2 && part.type === 'text')
+        ? { ...message, content: message.content.map((part) => (part as { text: string }).text).join('') }
+        : message,
+    );
+    assert.deepEqual(JSON.parse(plainTextContent(body)), { model: 'qwen-plus', messages: expected, stream: true });
+  });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { probeSandbox } from '../../src/sandbox/availability.ts';
 import { CommandSandbox } from '../../src/sandbox/command-sandbox.ts';
@@ -27,14 +28,14 @@ mkdirSync(workspace, { recursive: true });
 writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE-KEY-MATERIAL\n');
 writeFileSync(join(home, '.sylvan', 'settings.json'), '{"note": "SYLVAN-HOME-CONTENT"}\n');
 
-function runner(network = false, grants?: NetworkGrants) {
+function runner(network = false, grants?: NetworkGrants, root = workspace) {
   const sandbox = new CommandSandbox({
     settings: { mode: 'on', network, source: 'the test' },
-    workspaceRoot: workspace,
+    workspaceRoot: root,
     sylvanHome: join(home, '.sylvan'),
     environment: { ...process.env, HOME: home },
   });
-  const tool = createRunCommandTool({ workspaceRoot: workspace, graceMs: 500, sandbox, networkGrants: grants, environment: { PATH: process.env.PATH, HOME: home } });
+  const tool = createRunCommandTool({ workspaceRoot: root, graceMs: 500, sandbox, networkGrants: grants, environment: { PATH: process.env.PATH, HOME: home } });
   return (command: string, toolCallId = 'call-1', timeout_seconds?: number): Promise<string> =>
     (tool.execute as (input: unknown, options: unknown) => Promise<string>)({ command, timeout_seconds }, { toolCallId, messages: [] });
 }
@@ -63,6 +64,43 @@ describe('run_command in the bubblewrap sandbox', { skip, timeout: 60_000 }, () 
     assert.match(result, /No such file or directory/);
   });
 
+  test('run as root, it ends with no capabilities and cannot gain any', { skip: process.getuid?.() !== 0 && 'root only: a user\'s command has none to drop' }, async () => {
+    const result = await runner()('grep -E "^(Cap(Eff|Prm|Amb)|NoNewPrivs):" /proc/self/status');
+    for (const set of ['CapEff', 'CapPrm', 'CapAmb']) assert.match(result, new RegExp(`^${set}:\\s+0{16}$`, 'm'), result);
+    // The bounding set stays full as bubblewrap leaves it for root, but no program can regain from it: no setuid, no file capabilities.
+    assert.match(result, /^NoNewPrivs:\s+1$/m, result);
+  });
+
+  test('every credential folder and file under the home folder is hidden, not only ~/.ssh', async () => {
+    const folders = ['.aws', '.config/gh', '.gnupg', '.docker', '.kube', '.azure', '.gcloud', '.oci', '.terraform.d', '.password-store', '.local/share/keyrings', '.mozilla'];
+    const files = ['.netrc', '.npmrc', '.yarnrc', '.pypirc', '.git-credentials', '.pgpass', '.my.cnf', '.vault-token', '.boto', '.s3cfg', '.cargo/credentials.toml', '.m2/settings.xml', '.gradle/gradle.properties', '.bash_history', '.zsh_history', '.python_history', '.node_repl_history', '.psql_history', '.mysql_history'];
+    for (const folder of folders) {
+      mkdirSync(join(home, folder), { recursive: true });
+      writeFileSync(join(home, folder, 'credentials'), `SECRET-IN-${folder}\n`);
+    }
+    for (const file of files) {
+      mkdirSync(dirname(join(home, file)), { recursive: true });
+      writeFileSync(join(home, file), `SECRET-IN-${file}\n`);
+    }
+    const paths = [...folders.map((folder) => `~/${folder}/credentials`), ...files.map((file) => `~/${file}`)];
+    const result = await runner()(`cat ${paths.join(' ')} 2>/dev/null; echo ---end`);
+    assert.match(result, /---end/);
+    assert.doesNotMatch(result, /SECRET-IN-/, result);
+  });
+
+  test('a repository whose git folder lies elsewhere in the workspace (git init --separate-git-dir): that folder and the .git file pointing at it stay as they are', async () => {
+    const separate = join(home, 'separate');
+    mkdirSync(separate);
+    execFileSync('git', ['init', '-q', '--separate-git-dir', join(separate, 'repository'), separate], { env: { PATH: process.env.PATH ?? '', HOME: home } });
+    const pointer = readFileSync(join(separate, '.git'), 'utf8');
+    const result = await runner(false, undefined, separate)(
+      'echo "touch pwned" > repository/hooks/pre-commit; echo "hook $?"; echo "gitdir: /elsewhere" > .git; echo "pointer $?"; mv repository moved; echo "move $?"',
+    );
+    assert.match(result, /hook [1-9]\npointer [1-9]\nmove [1-9]/, result);
+    assert.ok(!existsSync(join(separate, 'repository', 'hooks', 'pre-commit')));
+    assert.equal(readFileSync(join(separate, '.git'), 'utf8'), pointer);
+  });
+
   test('it sees none of the host\'s processes: its parent is the sandbox, whose environment is its own', async () => {
     const result = await runner()('echo "pid $$ parent $PPID"; ls /proc | grep -c "^[0-9]"; tr "\\0" "\\n" < /proc/$PPID/environ');
     assert.match(result, /pid \d parent 1\n/);
@@ -81,8 +119,8 @@ describe('run_command in the bubblewrap sandbox', { skip, timeout: 60_000 }, () 
   test('"run with network" at the approval lets that one call reach the network, and only that one', async () => {
     const grants = new NetworkGrants();
     const run = runner(false, grants);
-    grants.grant('call-with-network');
     const connect = `exec 3<>/dev/tcp/127.0.0.1/${host.port} && head -1 <&3`;
+    grants.grant('call-with-network', { command: connect });
     assert.match(await run(connect, 'call-with-network'), /hello from the host/);
     assert.doesNotMatch(await run(connect, 'call-with-network'), /hello from the host/, 'the grant was used up');
   });

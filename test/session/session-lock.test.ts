@@ -31,7 +31,33 @@ function livePid(): { pid: number; end: () => void } {
   return { pid: child.pid!, end: () => child.kill('SIGKILL') };
 }
 
+/**
+ * A zombie: `sleep 0.1` exits in the background of a shell that then becomes `sleep`, which never reaps
+ * it (a Sylvan killed with kill -9 under a parent that does not reap stays like this). Linux only.
+ */
+async function zombiePid(): Promise<{ pid: number; end: () => void }> {
+  const parent = spawn('sh', ['-c', 'sleep 0.1 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (chunk) => resolve(Number(String(chunk).trim()))));
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ')) await new Promise((r) => setTimeout(r, 10));
+  return { pid, end: () => parent.kill('SIGKILL') };
+}
+
 describe('the session lock', () => {
+  test('a lock held by a zombie (a killed Sylvan not yet reaped) is taken over', { skip: process.platform !== 'linux' && 'zombies are read from /proc' }, async () => {
+    const zombie = await zombiePid();
+    try {
+      assert.match(readFileSync(`/proc/${zombie.pid}/stat`, 'utf8'), /\) Z /, 'the holder is a zombie');
+      const path = lockPath();
+      writeFileSync(path, `${zombie.pid}\n`);
+      const release = acquireSessionLock(path, 's-zombie');
+      assert.equal(holder(path), String(process.pid));
+      release();
+    } finally {
+      zombie.end();
+    }
+  });
+
   test("a lock left by a process that is gone is taken over, holding this process's id", () => {
     const path = lockPath();
     writeFileSync(path, `${deadPid()}\n`);

@@ -3,7 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { ConfigError, loadConfig, type Config } from '../../src/config.ts';
+import { ConfigError } from '../../src/errors.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import type { Config } from '../../src/config/config.ts';
 
 let cwd: string;
 let home: string;

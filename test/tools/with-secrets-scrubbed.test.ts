@@ -22,3 +22,14 @@ describe('tool results are scrubbed of the keys Sylvan holds', () => {
   test('inside objects and arrays', async () => assert.deepEqual(await run(tools, 'object'), { items: [{ header: 'Bearer [redacted]' }], count: 1 }));
   test('in errors', async () => assert.rejects(run(tools, 'failing'), (error: Error) => error.message === '401 for key [redacted]'));
 });
+
+describe('the keys are read at each call, not when the tools are wrapped', () => {
+  test('a key added to the list after wrapping is redacted from the next result', async () => {
+    const held: string[] = [];
+    const LATER = 'sk-learned-later-9f8e7d6c5b4a';
+    const tools = withSecretsScrubbed({ echo: tool({ inputSchema: z.object({}), execute: async () => `header ${LATER}` }) }, () => [...held]);
+    assert.equal(await run(tools, 'echo'), `header ${LATER}`);
+    held.push(LATER);
+    assert.equal(await run(tools, 'echo'), 'header [redacted]');
+  });
+});

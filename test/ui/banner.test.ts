@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Chalk } from 'chalk';
-import type { Config } from '../../src/config.ts';
+import type { Config } from '../../src/config/config.ts';
 import { bannerLines } from '../../src/ui/banner.ts';
 import { displayWidth } from '../../src/ui/display-width.ts';
 import { helpSections } from '../../src/ui/help-columns.ts';

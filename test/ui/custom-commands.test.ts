@@ -8,15 +8,15 @@ import { Conversation } from '../../src/agent/conversation.ts';
 import { redactSecrets } from '../../src/agent/redact-secrets.ts';
 import type { ApprovalPolicy, ApprovalRequest } from '../../src/agent/turn-options.ts';
 import type { CustomCommand } from '../../src/commands/custom-command.ts';
-import type { Config } from '../../src/config.ts';
-import type { Runtime } from '../../src/runtime.ts';
+import type { Config } from '../../src/config/config.ts';
+import type { ModelControl, SessionControl, ShellLines } from '../../src/runtime/runtime.ts';
 import { printApproval } from '../helpers/approval-policies.ts';
 import { shellLineRunner, type ShellLineContext } from '../../src/ui/command-shell-lines.ts';
 import { copyCommand, lastAnswer, MAX_COPY_BYTES, osc52 } from '../../src/ui/copy-command.ts';
 import { prepareCommandTurn } from '../../src/ui/command-turn.ts';
 import { commandSummaries } from '../../src/ui/custom-commands.ts';
 import { exportCommand } from '../../src/ui/export-command.ts';
-import type { ReplState } from '../../src/ui/repl-state.ts';
+import type { CommandState } from '../../src/ui/repl-state.ts';
 import { chalkFor } from '../../src/ui/render.ts';
 
 const workspace = mkdtempSync(join(tmpdir(), 'sylvan-custom-ui-'));
@@ -27,8 +27,8 @@ const plain = chalkFor({ write: () => true, isTTY: false }, {});
 /** A runtime whose shell records each command and answers like run_command. */
 function fakeShell() {
   const calls: { command: string; checkpointLabel?: string }[] = [];
-  const runtime: Pick<Runtime, 'runCommandLine'> = {
-    async runCommandLine(command, options) {
+  const runtime: Pick<ShellLines, 'runShellLine'> = {
+    async runShellLine(command, options) {
       calls.push({ command, ...(options.checkpointLabel !== undefined && { checkpointLabel: options.checkpointLabel }) });
       return { ok: true, output: `exit code 0 (0.0 s)\nstdout:\n${command.replace(/^echo /, '')}` };
     },
@@ -36,7 +36,7 @@ function fakeShell() {
   return { runtime, calls };
 }
 
-function shellContext(policy: ApprovalPolicy, runtime: Pick<Runtime, 'runCommandLine'>, told: string[] = [], mode: ShellLineContext['mode'] = 'ask'): ShellLineContext {
+function shellContext(policy: ApprovalPolicy, runtime: Pick<ShellLines, 'runShellLine'>, told: string[] = [], mode: ShellLineContext['mode'] = 'ask'): ShellLineContext {
   return {
     policy,
     runtime,
@@ -195,19 +195,20 @@ describe('a custom command as a turn', () => {
 function replState(messages: ModelMessage[], options: { answers?: string[]; terminal?: string[] } = {}) {
   const printed: string[] = [];
   const answers = options.answers ?? [];
+  const runtime: Pick<SessionControl, 'conversation' | 'sessionId' | 'redact'> & Pick<ModelControl, 'model'> = {
+    conversation: new Conversation(messages),
+    sessionId: 'session-7',
+    model: 'qwen-plus',
+    redact: (text) => redactSecrets(text, [KEY]),
+  };
   const state = {
     config: { cwd: workspace, secretPatterns: [], secrets: [KEY] } as unknown as Config,
-    runtime: {
-      conversation: new Conversation(messages),
-      sessionId: 'session-7',
-      model: 'qwen-plus',
-      redact: (text: string) => redactSecrets(text, [KEY]),
-    } as unknown as Runtime,
+    runtime,
     print: (line = '') => printed.push(line),
     dim: (text: string) => text,
     ask: async () => answers.shift(),
     ...(options.terminal && { writeTerminal: (bytes: string) => options.terminal!.push(bytes) }),
-  } as unknown as ReplState;
+  } as unknown as CommandState<typeof runtime>;
   return { state, printed };
 }
 

@@ -3,14 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Conversation } from '../../src/agent/conversation.ts';
 import { emptyUsage, type AgentEvent, type StopReason } from '../../src/agent/events.ts';
-import type { Config } from '../../src/config.ts';
+import type { Config } from '../../src/config/config.ts';
 import type { ServerSummary } from '../../src/mcp/mcp-hub.ts';
 import type { McpPrompt } from '../../src/mcp/prompt-list.ts';
 import type { McpResource } from '../../src/mcp/resource-list.ts';
 import type { RuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
-import type { Runtime } from '../../src/runtime.ts';
+import { stubRuntime } from '../helpers/stub-runtime.ts';
 import { createCompleter } from '../../src/ui/input/completion.ts';
 import { mcpPromptCommands, mcpResources } from '../../src/ui/input/mcp-completion.ts';
 import type { ReadResult } from '../../src/ui/line-reader.ts';
@@ -102,21 +101,13 @@ async function* answered(): AsyncGenerator<AgentEvent, StopReason> {
 
 async function session(script: ReadResult[], mcp: FakeMcp) {
   const turnTexts: string[] = [];
-  const runtime = {
-    conversation: new Conversation(),
-    toolNames: [],
+  const runtime = stubRuntime({
     mcp,
-    model: 'qwen-plus-latest',
-    sessionId: 'session-1',
-    windowTokens: 131_072,
-    sessionUsage: emptyUsage(),
     runTurn(text: string) {
       turnTexts.push(text);
       return answered();
     },
-    describeCall: async () => ({ summary: '', preview: '' }),
-    close() {},
-  } as unknown as Runtime;
+  });
   const reader = new ScriptedReader(script);
   let output = '';
   const code = await runRepl({

@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import type { ModelMessage } from 'ai';
-import { loadConfig, type Config } from '../../src/config.ts';
-import type { ResumedHistory, Runtime } from '../../src/runtime.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import type { Config } from '../../src/config/config.ts';
+import { Conversation } from '../../src/agent/conversation.ts';
+import type { ResumedHistory, SessionControl } from '../../src/runtime/runtime.ts';
 import { createSession } from '../../src/session/store.ts';
-import type { ReplState } from '../../src/ui/repl-state.ts';
+import type { CommandState } from '../../src/ui/repl-state.ts';
 import { resumeCommand } from '../../src/ui/resume-command.ts';
 
 const homes: string[] = [];
@@ -27,12 +29,12 @@ function setUp() {
   const printed: string[] = [];
   const resumed: ResumedHistory[] = [];
   const messages: ModelMessage[] = [{ role: 'user', content: 'current' }];
-  const runtime = {
+  const runtime: Pick<SessionControl, 'sessionId' | 'conversation' | 'resumeSession'> = {
     sessionId: 'the-current-one',
-    conversation: { length: messages.length, messages },
-    resumeSession: (history: ResumedHistory) => resumed.push(history),
-  } as unknown as Runtime;
-  const state = { config, runtime, print: (line = '') => printed.push(line), dim: (text: string) => text, lastToolCalls: [] } as unknown as ReplState;
+    conversation: new Conversation(messages),
+    resumeSession: (history) => void resumed.push(history),
+  };
+  const state = { config, runtime, print: (line = '') => printed.push(line), dim: (text: string) => text, lastToolCalls: [] } as unknown as CommandState<typeof runtime>;
   return { home, save, state, printed, resumed };
 }
 

@@ -22,7 +22,8 @@ class FakeTerminal {
 
 function setup(thinking: ThinkingDisplay = 'whole', terminal = new FakeTerminal()) {
   let clock = 1_000;
-  const renderer = new TerminalRenderer(terminal, { now: () => clock, thinking: () => thinking, environment: { NO_COLOR: '1', TERM: 'xterm' } });
+  // A frame for each chunk (frameMs 0): these tests look at the screen after each one.
+  const renderer = new TerminalRenderer(terminal, { now: () => clock, thinking: () => thinking, environment: { NO_COLOR: '1', TERM: 'xterm' }, frameMs: 0 });
   return {
     terminal,
     renderer,

@@ -25,7 +25,8 @@ const turnEnd: AgentEvent = { type: 'turn-end', stopReason: 'completed', usage: 
 describe('TerminalRenderer: the todo list', { timeout: 10_000 }, () => {
   it('is drawn live above the status line while the turn runs, follows each rewrite, and ends as one line', async () => {
     const terminal = new FakeTerminal();
-    const renderer = new TerminalRenderer(terminal, { now: () => 1_000, environment: { NO_COLOR: '1', TERM: 'xterm' } });
+    // A frame for each chunk (frameMs 0): these tests look at the screen after each one.
+    const renderer = new TerminalRenderer(terminal, { now: () => 1_000, environment: { NO_COLOR: '1', TERM: 'xterm' }, frameMs: 0 });
     renderer.begin();
     await renderer.render({ type: 'tool-call', toolCallId: 'c1', toolName: 'todo_write', input: { items: [] } });
     await renderer.render({ type: 'tool-result', toolCallId: 'c1', toolName: 'todo_write', output: 'Todo list saved: 0 of 2 done.' });

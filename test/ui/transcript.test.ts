@@ -84,3 +84,13 @@ test('after /compact, the summary is named, not shown', async () => {
   );
   assert.deepEqual(lines, ['(earlier turns were summarised by /compact)', '› and now?', 'Now this.']);
 });
+
+test("control characters in the user's own saved message, and in the names of files attached under it, are shown as symbols", async () => {
+  const typed = 'look \x1b[2J\x1b]0;title\x07here\u009b31m @evil';
+  const name = 'evil\x1b[31m\x08.md';
+  const lines = await transcriptLines([{ role: 'user', content: `${typed}\n\n<file path="${name}">\nbody\n</file>` }], plain);
+  const screen = lines.join('\n');
+  assert.ok(!/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(screen), JSON.stringify(screen));
+  assert.match(lines[0] ?? '', /^› look ␛\[2J␛\]0;title␇here.*31m @evil$/);
+  assert.match(lines.at(-1) ?? '', /^ {2}attached evil␛\[31m.*\.md$/);
+});

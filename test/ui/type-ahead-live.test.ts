@@ -23,7 +23,8 @@ function setup(columns = 60) {
   let clock = 1_000;
   const editor = new LineEditor({ input: input as unknown as NodeJS.ReadStream, output: output as unknown as NodeJS.WriteStream, history: [] });
   editors.push(editor);
-  const renderer = new TerminalRenderer(output, { now: () => clock, typeAhead: editor.typeAhead, environment: { NO_COLOR: '1', TERM: 'xterm' } });
+  // A frame for each chunk (frameMs 0): these tests look at the screen after each one.
+  const renderer = new TerminalRenderer(output, { now: () => clock, typeAhead: editor.typeAhead, environment: { NO_COLOR: '1', TERM: 'xterm' }, frameMs: 0 });
   const start = output.written.length;
   return {
     editor,

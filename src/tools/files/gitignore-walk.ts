@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ignore } from 'ignore';
 import { readBoundedFile } from '../../files/bounded-file.ts';
-import { isSecretPath } from './workspace-path.ts';
+import { holdsSecrets, isSecretPath } from './workspace-path.ts';
 
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
 const MAX_DEPTH = 32;
@@ -36,6 +36,8 @@ export interface WalkResult {
   /** Workspace-relative, `/`-separated, sorted by folder then name. */
   files: string[];
   secretsSkipped: number;
+  /** Folders whose every file is secret, not opened. */
+  secretFoldersSkipped: number;
   /** True when `maxFiles` was reached before the walk ended. */
   truncated: boolean;
 }
@@ -50,11 +52,11 @@ interface Rules {
  * Lists the files under `start` that git would not ignore: every `.gitignore` from the root down
  * to each folder applies (a deeper file's `!negation` can re-include what a higher one ignored),
  * `.git` and `node_modules` are always skipped, symbolic links are not followed, and secret files
- * are left out (counted, never read). Loads the `ignore` library on first use.
+ * are left out (counted, never read), as are folders whose every file is secret (`.ssh/`, `$SYLVAN_HOME`). Loads the `ignore` library on first use.
  */
 export async function walkUnignored(options: WalkOptions): Promise<WalkResult> {
   const { default: createIgnore } = await import('ignore');
-  const result: WalkResult = { files: [], secretsSkipped: 0, truncated: false };
+  const result: WalkResult = { files: [], secretsSkipped: 0, secretFoldersSkipped: 0, truncated: false };
   const load = (folder: string): Rules | undefined => {
     const text = readGitignore(options.root, folder);
     return text === undefined ? undefined : { folder, matcher: createIgnore().add(text) };
@@ -100,7 +102,9 @@ export async function walkUnignored(options: WalkOptions): Promise<WalkResult> {
     for (const entry of entries) {
       const relative = folder === '.' ? entry.name : `${folder}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (!SKIPPED_FOLDERS.has(entry.name) && !isIgnored(relative, true, active)) subfolders.push(relative);
+        if (SKIPPED_FOLDERS.has(entry.name) || isIgnored(relative, true, active)) continue;
+        if (holdsSecrets(relative, options.secretPatterns)) result.secretFoldersSkipped++;
+        else subfolders.push(relative);
         continue;
       }
       if (!entry.isFile() || isIgnored(relative, false, active)) continue;

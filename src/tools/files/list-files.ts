@@ -4,7 +4,7 @@ import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { globComplexityProblem, matchesGlob } from './glob.ts';
-import { resolveWorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
+import { holdsSecrets, resolveWorkspaceTarget, toRelative, type WorkspaceToolOptions } from './workspace-path.ts';
 
 export const MAX_LISTED_ENTRIES = 200;
 const MAX_RESULT_CHARS = 8_000;
@@ -15,6 +15,7 @@ const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
 
 interface Walk {
   readonly pattern: string | undefined;
+  readonly secretPatterns: readonly string[];
   readonly displayPrefix: string;
   readonly abortSignal: AbortSignal | undefined;
   shown: string[];
@@ -34,7 +35,8 @@ const MAX_BUSY_MS = 20;
 /**
  * Creates the `list_files` tool: lists a workspace folder recursively (default the root), sorted,
  * folders with a trailing "/", paths relative to the workspace root, optionally filtered by a glob.
- * Skips `.git` and `node_modules`; dotfiles stay visible; symbolic links are listed, never followed.
+ * Skips `.git` and `node_modules`; dotfiles stay visible; symbolic links are listed, never followed;
+ * folders whose every file is secret (`.ssh/`, `$SYLVAN_HOME`) are listed, never opened, and refused as `path`.
  * Shows at most 200 entries (and at most 8,000 characters) with a note saying how many were left out.
  */
 export function createListFilesTool(options: WorkspaceToolOptions) {
@@ -53,11 +55,16 @@ export function createListFilesTool(options: WorkspaceToolOptions) {
       const folder = userPath.trim() === '' ? '.' : userPath;
       const target = await resolveWorkspaceTarget(options.workspaceRoot, folder, { refuseSecrets: false });
       await assertFolder(target.absolutePath, target.relativePath, folder);
+      const secretPatterns = options.secretPatterns ?? [];
+      if (holdsSecrets(target.relativePath, secretPatterns) || holdsSecrets(toRelative(target.root, path.resolve(target.root, folder)), secretPatterns)) {
+        throw new Error(`listing ${folder} is refused: it holds credentials or Sylvan's own settings, which are kept from the model and from commands`);
+      }
       const filter = pattern?.trim().replace(/^(\.\/)+/, '') || undefined;
       const problem = filter === undefined ? undefined : globComplexityProblem(filter);
       if (problem !== undefined) throw new Error(`pattern refused: ${problem}`);
       const walk: Walk = {
         pattern: filter,
+        secretPatterns,
         displayPrefix: target.relativePath === '.' ? '' : `${target.relativePath}/`,
         abortSignal,
         shown: [],
@@ -123,6 +130,8 @@ async function walkFolder(absolutePath: string, relativePath: string, depth: num
       record(`${walk.displayPrefix}${entryPath}${isFolder ? '/' : ''}`, walk);
     }
     if (!isFolder) continue;
+    // Listed, never opened: a credential folder's names are none of the model's business either.
+    if (holdsSecrets(`${walk.displayPrefix}${entryPath}`, walk.secretPatterns)) continue;
     if (depth + 1 >= MAX_DEPTH) {
       walk.depthLimited = true;
       continue;

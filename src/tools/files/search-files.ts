@@ -81,6 +81,7 @@ async function searchFiles(options: SearchFilesOptions, input: SearchFilesInput,
 
   let files: string[];
   let secretsSkipped = 0;
+  let secretFoldersSkipped = 0;
   let truncated = false;
   if (stats.isFile()) {
     files = [target.relativePath];
@@ -92,7 +93,7 @@ async function searchFiles(options: SearchFilesOptions, input: SearchFilesInput,
       maxFiles: MAX_FILES,
       abortSignal,
     });
-    ({ files, secretsSkipped, truncated } = walk);
+    ({ files, secretsSkipped, secretFoldersSkipped, truncated } = walk);
   }
   const glob = input.glob?.trim().replace(/^(\.\/)+/, '');
   if (glob) files = files.filter((file) => matchesGlob(glob.includes('/') ? file : path.posix.basename(file), glob));
@@ -107,7 +108,7 @@ async function searchFiles(options: SearchFilesOptions, input: SearchFilesInput,
   };
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   const collected = await runWorker(job, timeLimitMs, abortSignal);
-  return formatResult(input, target.relativePath, files.length, collected, { secretsSkipped, truncated, timeLimitMs });
+  return formatResult(input, target.relativePath, files.length, collected, { secretsSkipped, secretFoldersSkipped, truncated, timeLimitMs });
 }
 
 /** Runs the search in a worker; at the time limit or on abort the worker is terminated. */
@@ -154,7 +155,7 @@ function formatResult(
   where: string,
   fileCount: number,
   collected: Collected,
-  walk: { secretsSkipped: number; truncated: boolean; timeLimitMs: number },
+  walk: { secretsSkipped: number; secretFoldersSkipped: number; truncated: boolean; timeLimitMs: number },
 ): string {
   const place = where === '.' ? 'the workspace' : where;
   const shown = collected.matches.slice(0, MAX_SHOWN_MATCHES);
@@ -186,6 +187,7 @@ function formatResult(
   const done = collected.done;
   if (done && done.tooLarge > 0) notes.push(`[${countOf(done.tooLarge, 'file')} over 2 MB not searched]`);
   if (walk.secretsSkipped > 0) notes.push(`[${countOf(walk.secretsSkipped, 'secret file')} (such as .env) not searched]`);
+  if (walk.secretFoldersSkipped > 0) notes.push(`[${countOf(walk.secretFoldersSkipped, 'folder')} of credentials or Sylvan's own settings (such as .ssh/) not searched]`);
 
   const header =
     lines.length === 0 && done === undefined

@@ -64,7 +64,8 @@ const ENVIRONMENT_TEMPLATES = new Set(['.env.example', '.env.sample', '.env.temp
  * `id_rsa*`, `id_ed25519*`, `id_ecdsa*`, `*.p12`, `*.pfx`, `*.keystore`, `*.jks`, `.npmrc`, `.netrc`,
  * `.pgpass`, `.git-credentials`, `credentials*.json`), it lies in `.aws/`, `.ssh/` or `.gnupg/`, it is
  * `.docker/config.json`, or it matches one of `extraPatterns`
- * (matched against the base name, or against the whole relative path when the pattern has a `/`).
+ * (matched against the base name, or against the whole relative path when the pattern has a `/`;
+ * a leading `/` anchors it at the workspace root).
  * Case-insensitive. Never throws.
  */
 export function isSecretPath(relativePath: string, extraPatterns: readonly string[] = []): boolean {
@@ -72,11 +73,17 @@ export function isSecretPath(relativePath: string, extraPatterns: readonly strin
   const baseName = normalized.split('/').pop() ?? normalized;
   const matches = (pattern: string): boolean => {
     const lowered = pattern.trim().toLowerCase();
-    if (lowered === '') return false;
+    if (lowered === '' || lowered === '/') return false;
+    if (lowered.startsWith('/')) return matchesGlob(normalized, lowered.slice(1));
     return lowered.includes('/') ? matchesGlob(normalized, lowered) : matchesGlob(baseName, lowered);
   };
   if (extraPatterns.some(matches)) return true;
   return !ENVIRONMENT_TEMPLATES.has(baseName) && DEFAULT_SECRET_PATTERNS.some(matches);
+}
+
+/** Whether everything in a workspace-relative folder is secret (`.ssh/`, a hidden path such as `$SYLVAN_HOME`), so it is not even listed. */
+export function holdsSecrets(relativeFolder: string, extraPatterns: readonly string[] = []): boolean {
+  return relativeFolder !== '.' && isSecretPath(`${relativeFolder}/\u0000`, extraPatterns);
 }
 
 /**

@@ -71,8 +71,3 @@ export function signalMarked(mark: string, signal: NodeJS.Signals, prefix = fals
 export function killSessionProcessesNow(): void {
   for (let round = 0; round < 20; round++) if (signalMarked(SESSION_MARK_PREFIX, 'SIGKILL', true) === 0) return;
 }
-
-/** Kills what is left under `mark` now, in rounds like `killSessionProcessesNow`. */
-export function killMarkedNow(mark: string): void {
-  for (let round = 0; round < 20; round++) if (signalMarked(mark, 'SIGKILL') === 0) return;
-}

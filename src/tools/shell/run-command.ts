@@ -86,11 +86,12 @@ async function runCommand(
   toolCallId: string,
   abortSignal: AbortSignal | undefined,
 ): Promise<string> {
+  // Taken before anything else: a call that starts interrupted uses its grant up all the same.
+  const network = options.networkGrants?.take(toolCallId, input) ?? false;
   abortSignal?.throwIfAborted();
   const timeoutSeconds = Math.min(input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS);
   const graceMs = options.graceMs ?? 2000;
   const started = Date.now();
-  const network = options.networkGrants?.take(toolCallId) ?? false;
   const invocation = options.sandbox?.wrap(SHELL, ['-c', input.command], { network }) ?? { file: SHELL, args: ['-c', input.command], env: {} };
   const { child, mark } = spawnCommandGroup(invocation.file, invocation.args, options.workspaceRoot, {
     ...childEnvironment(options.environment, options.heldKeys),

@@ -2,46 +2,121 @@ import type { Token, Tokens } from 'marked';
 import { loadHighlighter } from './highlight.ts';
 import { renderBlocks, type BlockContext } from './render-blocks.ts';
 
-type Lex = (source: string) => Token[];
-let lexerLoading: Promise<Lex> | undefined;
+interface Lexer {
+  /** Blocks with their inline content: what is rendered. */
+  lex(source: string): Token[];
+  /** Blocks only (their inline content is left unparsed): enough to tell which blocks are finished, at a fraction of the cost. */
+  blocks(source: string): Token[];
+}
+let lexerLoading: Promise<Lexer> | undefined;
 
 /** `marked`'s lexer, imported on the first answer of the session (about 12 ms), never before the prompt. */
-export function loadLexer(): Promise<Lex> {
-  lexerLoading ??= import('marked').then(({ Lexer }) => (source: string) => Lexer.lex(source, { gfm: true }));
+export function loadLexer(): Promise<Lexer> {
+  lexerLoading ??= import('marked').then(({ Lexer }) => ({
+    lex: (source) => Lexer.lex(source, { gfm: true }),
+    blocks: (source) => new Lexer({ gfm: true }).blockTokens(source, []),
+  }));
   return lexerLoading;
 }
 
 /** A code fence opening, and the language named on it: the highlighter starts loading as soon as one arrives. */
-const FENCE_START = /^ {0,3}(`{3,}|~{3,})[ \t]*([\w+#-]+)?/m;
+const FENCE_START = /^ {0,3}(`{3,}|~{3,})[ \t]*([\w+#-]+)?/;
+/** The opening fence of a code block at the start of the block being written (after blank lines). */
+const OPEN_FENCE = /^\n*( {0,3})(?:(`{3,})[^`\n]*|(~{3,})[^\n]*)\n/;
+/**
+ * Lines that cannot finish a block of each kind still open: they can only go on with it (blank
+ * lines and items in a list, rows in a table, plain text in a paragraph, `>` lines in a quote).
+ * Lexing waits at them; a line that is none of these lexes the whole block again, so guessing
+ * wrong only prints a block one line later.
+ */
+const CONTINUES: Partial<Record<string, RegExp>> = {
+  list: /^(?:\s*$|\s|(?:[-*+]|\d{1,9}[.)])(?:\s|$))/,
+  table: /^[^\n]*\|/,
+  paragraph: /^(?: {4,}\S| {0,3}[^\s#>`~*+\-_=<|\d])[^|]*$/,
+  blockquote: /^ {0,3}>/,
+};
+/** Up to this size the block being written is lexed again at each line that ends; past it, only as it grows by an eighth. */
+const ALWAYS_LEX = 4 * 1024;
 
 /**
  * An answer's markdown as it streams: each block is rendered once it is complete, and the block
  * still being written stays as plain text (`pending`) for the caller to show in the live rows.
  * Nothing rendered is ever rendered again. Text must already be sanitised.
+ *
+ * The work per chunk does not grow with the block being written: only the lines a chunk ends are
+ * looked at. A block can only be finished by a line that ends, so the lexer runs then — inside an
+ * open code fence only at a line that could close it, and in a long list, table or paragraph only
+ * each time it has grown by an eighth (its rendering waits that much at most), so lexing it again
+ * and again costs a constant times its length.
  */
 export class MarkdownStream {
   private source = '';
   /** The last block rendered, for the blank line between it and the next. */
   private previous: Token | undefined;
+  /** The line being written: `source` after its last newline. */
+  private line = '';
+  /** The code fence the block being written opened (undefined: not known yet; null: it is no code block). */
+  private fence: string | null | undefined;
+  /** The length of `source` when it was last lexed. */
+  private lexedAt = 0;
+  /** The kind of block being written, as the lexer last saw it. */
+  private open: string | undefined;
 
   constructor(private readonly context: () => Omit<BlockContext, 'highlight'>) {}
 
   /** Adds streamed text; resolves with the rendered lines of the blocks it completed. */
   async push(text: string): Promise<string[]> {
     this.source += text;
-    const fence = FENCE_START.exec(this.source);
-    if (fence) void loadHighlighter(fence[2] ? [fence[2]] : []);
-    if (!this.source.includes('\n')) return [];
-    const lex = await loadLexer();
-    const tokens = lex(this.source);
+    const newline = text.lastIndexOf('\n');
+    if (newline < 0) {
+      this.line += text;
+      // A fence being typed out: the highlighter loads before the line ends (a long line is no fence).
+      if (this.line.length < 80) this.watchForFence(this.line);
+      return [];
+    }
+    const ended = (this.line + text.slice(0, newline)).split('\n');
+    this.line = text.slice(newline + 1);
+    for (const line of [...ended, this.line]) if (line.length < 80) this.watchForFence(line);
+    if (!this.mayHaveFinished(ended)) return [];
+    const lexer = await loadLexer();
+    const tokens = lexer.blocks(this.source);
+    this.lexedAt = this.source.length;
     const complete = completeCount(tokens);
+    this.open = complete < tokens.length ? tokens.findLast((token) => token.type !== 'space')?.type : undefined;
     if (complete === 0) return [];
     const done = tokens.slice(0, complete);
     const consumed = done.map((token) => token.raw).join('');
     // The lexer's raw pieces add up to the source; if some never do, wait for the end rather than lose text.
     if (!this.source.startsWith(consumed)) return [];
     this.source = this.source.slice(consumed.length);
-    return this.render(done);
+    this.line = this.source.slice(this.source.lastIndexOf('\n') + 1);
+    this.fence = undefined;
+    this.lexedAt = this.source.length;
+    // Finished blocks read alone are read as they were within the rest; only they get their inline content parsed.
+    return this.render(lexer.lex(consumed));
+  }
+
+  private watchForFence(line: string): void {
+    const fence = FENCE_START.exec(line);
+    if (fence) void loadHighlighter(fence[2] ? [fence[2]] : []);
+  }
+
+  /** Whether the lines just ended (`source` holds them) may have finished a block: if not, lexing can wait. */
+  private mayHaveFinished(ended: readonly string[]): boolean {
+    if (this.fence === undefined) {
+      const open = OPEN_FENCE.exec(this.source);
+      // Until its first line has ended, the block could still become anything.
+      this.fence = open ? (open[2] ?? open[3]!) : this.source.replace(/^\n+/, '').includes('\n') ? null : undefined;
+      // The lines ended with the opening fence itself close nothing: only those after it can.
+      if (open) ended = this.source.slice(open[0].length).split('\n').slice(0, -1);
+    }
+    if (this.fence) {
+      const closing = new RegExp(`^ {0,3}${this.fence[0]}{${this.fence.length},}\\s*$`);
+      return ended.some((line) => closing.test(line));
+    }
+    const continues = this.open === undefined ? undefined : CONTINUES[this.open];
+    if (continues && ended.every((line) => continues.test(line))) return false;
+    return this.source.length <= ALWAYS_LEX || this.source.length - this.lexedAt >= this.source.length / 8;
   }
 
   /** The block still being written, as it came. */
@@ -55,9 +130,12 @@ export class MarkdownStream {
       this.source = '';
       return [];
     }
-    const lex = await loadLexer();
-    const tokens = lex(this.source);
+    const tokens = (await loadLexer()).lex(this.source);
     this.source = '';
+    this.open = undefined;
+    this.line = '';
+    this.fence = undefined;
+    this.lexedAt = 0;
     const lines = await this.render(tokens);
     while (lines.at(-1) === '') lines.pop();
     return lines;

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { loadConfig, type Config } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/load-config.ts';
+import type { Config } from '../../../src/config/config.ts';
 import { createTools } from '../../../src/tools/index.ts';
 
 // search_files honours the extra secret patterns (SYLVAN_SECRET_PATTERNS and
@@ -50,7 +51,9 @@ describe('secret files, as the tools a model calls see them', { timeout: 30_000 
       assert.ok(!result.includes(path), `${path} was searched:\n${result}`);
       assert.ok(!result.includes(content.split('\n')[0]!), `${path}'s content is in the result:\n${result}`);
     }
-    assert.match(result, /6 secret files \(such as \.env\) not searched/);
+    // vault/, .ssh/ and deploy/.ssh/ hold only secrets: not opened at all.
+    assert.match(result, /2 secret files \(such as \.env\) not searched/);
+    assert.match(result, /3 folders of credentials or Sylvan's own settings \(such as \.ssh\/\) not searched/);
   });
 
   for (const path of Object.keys(secrets)) {

@@ -159,7 +159,7 @@ describe('"run with network" at the approval', { timeout: 10_000 }, () => {
       show: () => {},
       describe: async () => ({ summary: 'run_command curl example.com', preview: '' }),
       onInterrupt: () => {},
-      network: { offered: () => offer, grant: (toolCallId) => grants.push(toolCallId) },
+      network: { offered: () => offer, grant: (request) => grants.push(request.toolCallId) },
     });
     return { approval, reader };
   };
@@ -181,7 +181,7 @@ describe('"run with network" at the approval', { timeout: 10_000 }, () => {
       show: () => {},
       describe: async () => ({ summary: 'run_command ls', preview: '' }),
       onInterrupt: () => {},
-      network: { offered: () => false, grant: (toolCallId) => grants.push(toolCallId) },
+      network: { offered: () => false, grant: (request) => grants.push(request.toolCallId) },
     });
     assert.deepEqual(await approval.ask(command('ls')), { approved: true });
     assert.equal(reader.prompts.length, 2);

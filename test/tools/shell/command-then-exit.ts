@@ -1,5 +1,5 @@
 // Child for exit-hook.test.ts: starts a long command through run_command, prints its process
-// group, then ends the way argv[2] says ("exit": process.exit; "wait": waits to be killed).
+// group (its command ignores SIGTERM), then ends the way argv[2] says ("exit": process.exit; "wait": waits to be killed).
 import { createRunCommandTool } from '../../../src/tools/shell/run-command.ts';
 
 const how = process.argv[2];
@@ -16,6 +16,7 @@ const tool = createRunCommandTool({
   },
 });
 void (tool.execute as (input: unknown, options: unknown) => Promise<string>)(
-  { command: 'echo "group $$"; sleep 100 & sleep 100' },
+  // Deaf to SIGTERM, as a stubborn command is: only SIGKILL ends it.
+  { command: 'trap "" TERM; echo "group $$"; sleep 100 & sleep 100' },
   { toolCallId: 'call-1', messages: [] },
 );

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { childScript } from '../../helpers/child-script.ts';
+import { tempFolder } from '../../helpers/children.ts';
 import { groupGoneWithin, livingMembersOf } from './group-processes.ts';
 
 const CHILD = childScript(import.meta.resolve('./command-then-exit.js'), new URL('./command-then-exit.ts', import.meta.url));
@@ -10,7 +12,7 @@ const CHILD = childScript(import.meta.resolve('./command-then-exit.js'), new URL
 async function commandGroupOfChild(
   how: 'exit' | 'wait',
 ): Promise<{ group: number; sylvan: ChildProcess; ended: Promise<{ code: number | null; signal: string | null }> }> {
-  const child = spawn(process.execPath, [...CHILD, how], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...CHILD, how], { stdio: ['ignore', 'pipe', 'inherit'], cwd: tempFolder('sylvan-exit-hook-') });
   const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const group = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -45,7 +47,23 @@ describe('no command outlives Sylvan', { timeout: 40_000 }, () => {
     await groupGoneWithin(group, 3_000);
   });
 
-  test('kill -9 of Sylvan, which runs no hook: its watchdog kills the live command groups', { skip: process.platform !== 'linux' && 'the watchdog finds processes in /proc (Linux)' }, async () => {
+  test('the watchdog runs in /, not the workspace, which it must not keep busy', { skip: process.platform !== 'linux' && 'the watchdog runs on Linux only' }, async () => {
+    const { group, sylvan, ended } = await commandGroupOfChild('wait');
+    const watchdogs = readdirSync('/proc').filter((entry) => {
+      try {
+        return /^\d+$/.test(entry) && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('sylvan-watchdog') && childOf(entry) === sylvan.pid;
+      } catch {
+        return false;
+      }
+    });
+    const folders = watchdogs.map((pid) => readlinkSync(`/proc/${pid}/cwd`));
+    sylvan.kill('SIGKILL');
+    await ended;
+    await groupGoneWithin(group, 3_000);
+    assert.deepEqual(folders, ['/'], 'one watchdog beside the command, in /');
+  });
+
+  test('kill -9 of Sylvan, which runs no hook: its watchdog kills the live command groups, a command deaf to SIGTERM too', { skip: process.platform !== 'linux' && 'the watchdog finds processes in /proc (Linux)' }, async () => {
     const { group, sylvan, ended } = await commandGroupOfChild('wait');
     assert.ok(livingMembersOf(group).length > 0, 'the command was not running');
     sylvan.kill('SIGKILL');
@@ -53,3 +71,9 @@ describe('no command outlives Sylvan', { timeout: 40_000 }, () => {
     await groupGoneWithin(group, 3_000);
   });
 });
+
+/** The parent of a process, from /proc/<pid>/stat ("pid (name) state ppid …"; the name may hold spaces). */
+function childOf(pid: string): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}

@@ -107,4 +107,54 @@ describe('MarkdownStream', { timeout: 10_000 }, () => {
     for (const line of all) assert.ok(displayWidth(line) <= 40, line);
     assert.equal(all.filter((line) => line.startsWith('中')).join(''), '中'.repeat(50));
   });
+
+  it('prints a code block as soon as a fence closes it (indented up to three spaces); a fence line with a language or another marker is code', async () => {
+    const source = '```md\nInside:\n```js\nstill code\n~~~\n  ```\nafter the close\n\n';
+    const { pushes, all } = await streamed(source, 4);
+    assert.deepEqual(all, ['╭─ md', '│ Inside:', '│ ```js', '│ still code', '│ ~~~', '╰─', 'after the close', '']);
+    assert.deepEqual(pushes.flat().slice(0, 6), all.slice(0, 6), 'the block is printed as soon as its fence closes');
+  });
+
+  it('prints a long list or table soon after it ends, though it is not lexed again at every line', async () => {
+    for (const long of ['- an item of a long list, with some words in it\n'.repeat(150), `| a | b |\n| - | - |\n${'| cell | 東京 |\n'.repeat(400)}`]) {
+      const after = `${'A paragraph after it, long enough to count. '.repeat(3)}\n\n`.repeat(Math.ceil(long.length / 8 / 135) + 1);
+      const markdown = stream();
+      const printed: string[] = [];
+      const source = `${long}\nDone.\n\n${after}`;
+      for (let at = 0; at < source.length; at += 20) printed.push(...(await markdown.push(source.slice(at, at + 20))));
+      assert.ok(printed.includes('Done.'), `printed before the end: ${printed.length} lines`);
+      assert.deepEqual([...printed, ...(await markdown.end())], (await streamed(source, source.length)).all, 'as if it came whole');
+    }
+  });
+
+  it('renders a long answer with every kind of block the same in small chunks as whole', async () => {
+    const section = (index: number) =>
+      [
+        `## Part ${index}`,
+        `Text with **bold** and a [link](https://x.dev/${index}),`,
+        'carried on over a second line.',
+        '- an item',
+        '  - nested',
+        '* another list',
+        '',
+        '1. first',
+        '2. second',
+        '',
+        'After the list.',
+        '| a | 東京 |',
+        '| - | - |',
+        `| ${index} | x |`,
+        '> quoted',
+        '> more',
+        '',
+        '```',
+        `code ${index}`,
+        '```',
+        '---',
+        '',
+      ].join('\n');
+    const source = Array.from({ length: 40 }, (_, index) => section(index)).join('\n');
+    const whole = (await streamed(source, source.length)).all;
+    for (const size of [7, 20]) assert.deepEqual((await streamed(source, size)).all, whole, `chunks of ${size}`);
+  });
 });

@@ -1,4 +1,4 @@
-import { loadProjectInstructions } from '../agent/project-instructions.ts';
+import { loadProjectInstructions } from '../../agent/project-instructions.ts';
 import type { Config } from '../config.ts';
 
 /** For the banner: which settings and instruction files this session uses (and how many custom commands), or undefined when none. */

@@ -1,4 +1,4 @@
-import { allowsMore, APPROVAL_MODES, isApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
+import { allowsMore, APPROVAL_MODES, isApprovalMode, type ApprovalMode } from '../../tools/approval-mode.ts';
 
 /** One place a mode may come from, in precedence order; `trusted` for the user's own (flag, shell, their settings file). */
 export interface ModeCandidate {

@@ -1,4 +1,4 @@
-import type { ModelPrice } from '../providers/model-catalogue.ts';
+import type { ModelPrice } from '../../providers/model-catalogue.ts';
 import type { SettingsLayer } from './load-settings.ts';
 
 type Environment = Record<string, string | undefined>;
@@ -98,11 +98,22 @@ const BREAKER_KEYS = ['nearIdenticalCalls', 'cycleRepeats', 'sameFailures', 'ste
 export type BreakerSettings = Record<(typeof BREAKER_KEYS)[number], number>;
 
 /**
+ * Loose enough for a long task (paging a file, a test run after each edit: the suite's long
+ * scripted tasks complete), tight enough that a runaway loop ends within a few requests.
+ */
+export const DEFAULT_BREAKER_SETTINGS: BreakerSettings = {
+  nearIdenticalCalls: 6,
+  cycleRepeats: 2,
+  sameFailures: 3,
+  stepsWithoutProgress: 4,
+};
+
+/**
  * Settings `circuitBreaker`: the user's thresholds over the defaults; a folder's file may only make
  * one stricter (lower). Each a whole number from 1 (2 for `cycleRepeats`).
  */
-export function resolveBreaker(defaults: BreakerSettings, layers: readonly SettingsLayer[], fail: (message: string) => Error): BreakerSettings {
-  const thresholds = { ...defaults };
+export function resolveBreaker(layers: readonly SettingsLayer[], fail: (message: string) => Error): BreakerSettings {
+  const thresholds: BreakerSettings = { ...DEFAULT_BREAKER_SETTINGS };
   for (const layer of layers) {
     const raw = layer.values.circuitBreaker;
     if (raw === undefined || raw === null) continue;

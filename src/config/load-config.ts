@@ -1,0 +1,96 @@
+import { homedir } from 'node:os';
+import { ConfigError } from '../errors.ts';
+import { contextWindowFor } from '../providers/model-catalogue.ts';
+import { parseThinkingOptions } from '../providers/thinking.ts';
+import { hiddenPathPatterns } from '../sandbox/hidden-paths.ts';
+import { resolveSandboxSettings } from '../sandbox/sandbox-settings.ts';
+import { parseSearchConfig } from '../tools/web/web-config.ts';
+import type { Config } from './config.ts';
+import { knownSecrets, nonEmpty, numberSetting, readEnvironment, truthy, type Environment } from './environment.ts';
+import { parseCommandLine } from './flags.ts';
+import { chooseModel, chooseProvider } from './provider-choice.ts';
+import { resolveApprovalMode } from './settings/approval-mode-setting.ts';
+import { resolveBreaker, resolveBudgets, resolvePrices } from './settings/budget-settings.ts';
+
+const configError = (message: string) => new ConfigError(message);
+
+/**
+ * Flags > environment > `.env` in the working directory > the settings files. Throws `ConfigError`
+ * (one line, exit code 2) for anything invalid; `help`/`version` are answered by the caller.
+ */
+export function loadConfig(argv: string[], environment: Environment, cwd: string): Config | { help: true } | { version: true } {
+  const commandLine = parseCommandLine(argv);
+  if (!('flags' in commandLine)) return commandLine;
+  const { flags } = commandLine;
+  const layers = readEnvironment(environment, cwd);
+  const { settings, sources, merged: env, home } = layers;
+  const chosen = chooseProvider(flags.provider, env, sources);
+  const model = chooseModel(chosen.provider, flags.model, layers.variables, settings.environment);
+
+  const approval = resolveApprovalMode(
+    [
+      { label: '--mode', trusted: true, value: flags.mode },
+      { label: 'SYLVAN_MODE', trusted: true, value: environment.SYLVAN_MODE },
+      { label: `SYLVAN_MODE in .env in ${cwd}`, trusted: false, value: layers.dotenv.SYLVAN_MODE },
+      { label: settings.projectMode?.file ?? 'the project settings', trusted: false, value: settings.projectMode?.value },
+      { label: 'mode in $SYLVAN_HOME/settings.json', trusted: true, value: settings.environment.SYLVAN_MODE },
+    ],
+    configError,
+  );
+  sources.notes.push(...approval.notes);
+  const cache = oneOf(env, 'SYLVAN_CACHE', ['explicit', 'implicit', 'off'] as const, 'explicit, implicit or off');
+  const weather = oneOf(env, 'SYLVAN_WEATHER', ['live', 'sample'] as const, 'live or sample');
+
+  const prices = resolvePrices(settings.layers, layers.fileNotes, configError);
+  return {
+    ...chosen,
+    model,
+    maxSteps: numberSetting('SYLVAN_MAX_STEPS', env, 10, { value: flags['max-steps'], name: '--max-steps' }),
+    tokenBudget: numberSetting('SYLVAN_TOKEN_BUDGET', env, 500_000, { value: flags['token-budget'], name: '--token-budget' }),
+    timeoutSeconds: numberSetting('SYLVAN_TIMEOUT', env, 120, { value: flags.timeout, name: '--timeout' }),
+    toolTimeoutSeconds: numberSetting('SYLVAN_TOOL_TIMEOUT', env, 60),
+    maxRetries: numberSetting('SYLVAN_MAX_RETRIES', env, 3),
+    yes: flags.yes === true || sources.approvesEverything(truthy),
+    approvalMode: approval.mode,
+    weather: weather ?? (chosen.provider === 'mock' ? 'sample' : 'live'),
+    mockDelayMs: numberSetting('SYLVAN_MOCK_DELAY_MS', env, 15),
+    search: parseSearchConfig(env, chosen.provider, configError, environment),
+    home,
+    contextTokens: numberSetting('SYLVAN_CONTEXT_TOKENS', env, contextWindowFor(model)),
+    debug: truthy(env.SYLVAN_DEBUG),
+    secretPatterns: (env.SYLVAN_SECRET_PATTERNS ?? '')
+      .split(',')
+      .map((pattern) => pattern.trim())
+      .filter(Boolean)
+      .concat(settings.secretPatterns)
+      // Sylvan's own settings and the credential files commands cannot see are as closed to the file tools.
+      .concat(hiddenPathPatterns(cwd, { home: environment.HOME || homedir(), sylvanHome: home, environment })),
+    mode: commandLine.mode,
+    json: flags.json === true,
+    resume: commandLine.resume,
+    cwd,
+    notes: [...layers.fileNotes, ...sources.notes],
+    secrets: knownSecrets(env, chosen.apiKey),
+    settings,
+    mcpStartTimeoutSeconds: numberSetting('SYLVAN_MCP_START_TIMEOUT', env, 10),
+    thinking: parseThinkingOptions(flags, env),
+    sandbox: resolveSandboxSettings({
+      flag: flags.sandbox,
+      trustedVariable: environment.SYLVAN_SANDBOX,
+      folderVariable: sources.lookup('SYLVAN_SANDBOX')?.layer.trusted === false ? sources.lookup('SYLVAN_SANDBOX')?.value : undefined,
+      layers: settings.layers,
+      fail: configError,
+    }),
+    cache: cache ?? 'explicit',
+    budgets: resolveBudgets({ flags, environment, dotenv: layers.dotenv, layers: settings.layers, fail: configError }),
+    breaker: resolveBreaker(settings.layers, configError),
+    prices,
+  };
+}
+
+/** A variable that takes one of a few words, or undefined when unset; anything else is a `ConfigError`. */
+function oneOf<T extends string>(env: Environment, name: string, allowed: readonly T[], words: string): T | undefined {
+  const raw = nonEmpty(env[name]);
+  if (raw !== undefined && !allowed.includes(raw as T)) throw new ConfigError(`${name} must be ${words}, got "${raw}".`);
+  return raw as T | undefined;
+}

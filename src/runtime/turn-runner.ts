@@ -1,0 +1,157 @@
+import type { ModelMessage } from 'ai';
+import { agentLoop } from '../agent/agent-loop.ts';
+import { compactHistory, type CompactResult } from '../agent/compact.ts';
+import type { Conversation } from '../agent/conversation.ts';
+import type { AgentEvent, StopReason } from '../agent/events.ts';
+import { userContent, withoutImages } from '../agent/image-parts.ts';
+import { redactTurn } from '../agent/redact-secrets.ts';
+import type { ToolProgressChannel } from '../agent/tool-progress-channel.ts';
+import type { ApprovalPolicy } from '../agent/turn-options.ts';
+import type { Config } from '../config/config.ts';
+import { withSearchSources, type SearchSourceLog } from '../providers/dashscope-search.ts';
+import { acceptsImages } from '../providers/model-catalogue.ts';
+import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
+import { unavailableNotice } from '../sandbox/describe-sandbox.ts';
+import { findSandbox } from '../sandbox/find-sandbox.ts';
+import type { TodoList } from '../tools/todo/todo-list.ts';
+import type { ToolSpecLookup } from '../tools/tool-spec.ts';
+import type { WindowMeter } from './context-meter.ts';
+import type { LiveSession } from './live-session.ts';
+import type { ModelChoice } from './model-choice.ts';
+import { noticesBetweenBlocks, type NoticeQueue } from './notice-queue.ts';
+import type { OfferedTools } from './offered-tools.ts';
+import type { TurnRequest, TurnRunner } from './runtime.ts';
+
+export interface TurnRunnerOptions {
+  config: Config;
+  conversation: Conversation;
+  meter: WindowMeter;
+  offered: OfferedTools;
+  models: ModelChoice;
+  session: LiveSession;
+  notices: NoticeQueue;
+  /** Tool progress and retries, merged into the turn's events. */
+  progress: ToolProgressChannel;
+  searchSources: SearchSourceLog | undefined;
+  sandbox: CommandSandbox;
+  todo: TodoList;
+  secrets: readonly string[];
+  specOf: ToolSpecLookup;
+}
+
+/**
+ * Runs the user's turns: compaction when the history is nearly full, the MCP servers' tools taken
+ * in, plan mode's narrower offer, the agent loop, and the side's notices between blocks.
+ */
+export class RuntimeTurns implements TurnRunner {
+  /** A bwrap that is installed but cannot start (no user namespaces) is not known at the banner: told once, with the first turn. */
+  private sandboxTold = false;
+  /** The list changed in the running turn: the UI is told after the event that carried the change. */
+  private todoChanged = false;
+  // Our fetch retries by error code (providers/guarded-fetch.ts); the SDK's status-only retries stay off.
+  private readonly sdkRetries: number;
+
+  constructor(private readonly options: TurnRunnerOptions) {
+    this.sdkRetries = options.config.provider === 'mock' ? options.config.maxRetries : 0;
+    options.todo.onChange((items) => {
+      options.session.writer.appendTodo(items);
+      this.todoChanged = true;
+    });
+  }
+
+  runTurn(text: string, signal: AbortSignal, approval: ApprovalPolicy, request: TurnRequest = {}): AsyncGenerator<AgentEvent, StopReason> {
+    return redactTurn(this.turn(text, signal, approval, request), this.options.secrets);
+  }
+
+  /** Replaces the history with a summary of it. Never throws. */
+  async compact(focus: string | undefined, signal: AbortSignal): Promise<CompactResult> {
+    const { config, conversation, meter, offered, models, session } = this.options;
+    const result = await compactHistory({
+      model: models.compaction,
+      tools: offered.tools,
+      instructions: offered.instructions,
+      messages: this.forModel(meter.fitter.fit(conversation.messages).messages),
+      focus,
+      abortSignal: signal,
+      timeoutMs: config.timeoutSeconds * 1000,
+      maxRetries: this.sdkRetries,
+      provider: models.provider,
+    });
+    session.addUsage(result.usage);
+    if (result.ok) {
+      conversation.replace(result.messages);
+      session.writer.appendCompaction(result.messages);
+    }
+    return result;
+  }
+
+  private async *turn(text: string, signal: AbortSignal, approval: ApprovalPolicy, request: TurnRequest): AsyncGenerator<AgentEvent, StopReason> {
+    const { config, conversation, meter, offered, models, session, notices } = this.options;
+    yield* notices.drain();
+    if (meter.needsCompaction()) {
+      yield { type: 'notice', message: '(the conversation is near the context limit: summarising older turns…)' };
+      const result = await this.compact(undefined, signal);
+      yield { type: 'notice', message: result.ok ? '(older turns summarised)' : `(${result.message})` };
+    }
+    if (await offered.refresh()) meter.fitter.reserveFor(offered.instructions, offered.tools);
+    await this.tellSandbox();
+    yield* notices.drain();
+    session.checkpoints.beginTurn(text, conversation.length);
+    // A command's own model serves this turn only; the provider, key and base URL stay the session's.
+    const ownModel = request.model !== undefined && request.model !== models.name && config.provider !== 'mock' ? request.model : undefined;
+    const answer = ownModel ? models.answerFor(ownModel) : models.answer;
+    const planned = request.mode === 'plan' ? offered.planTurn(answer) : { model: answer, instructions: offered.instructions };
+    const loop = agentLoop({
+      model: planned.model,
+      tools: offered.tools,
+      instructions: planned.instructions,
+      conversation,
+      userMessage: userContent(text, request.images),
+      limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3 },
+      stepTimeoutMs: config.timeoutSeconds * 1000,
+      toolTimeoutMs: config.toolTimeoutSeconds * 1000,
+      toolTimeoutOf: (toolName) => this.options.specOf(toolName)?.timeoutMs?.(config.toolTimeoutSeconds * 1000),
+      maxRetries: this.sdkRetries,
+      abortSignal: signal,
+      approval,
+      provider: ownModel ? models.providerFor(ownModel, meter.windowTokens) : models.provider,
+      fitMessages: (messages) => {
+        const fitted = meter.fitter.fit(messages);
+        return { ...fitted, messages: this.forModel(fitted.messages, ownModel) };
+      },
+      onStepUsage: (sent, usage) => {
+        meter.countStep(sent, usage);
+        session.addUsage(usage);
+      },
+    });
+    const events = withSearchSources(this.options.progress.merge(loop), this.options.searchSources);
+    return yield* this.withTodo(noticesBetweenBlocks(events, notices, () => session.checkpoints.turnStarted()));
+  }
+
+  /** The turn's events, each followed by the todo list when it changed the list. */
+  private async *withTodo(events: AsyncGenerator<AgentEvent, StopReason>): AsyncGenerator<AgentEvent, StopReason> {
+    while (true) {
+      const next = await events.next();
+      if (next.done) return next.value;
+      yield next.value;
+      if (this.todoChanged) {
+        this.todoChanged = false;
+        yield { type: 'todo', items: this.options.todo.items };
+      }
+    }
+  }
+
+  private async tellSandbox(): Promise<void> {
+    if (this.sandboxTold) return;
+    this.sandboxTold = true;
+    const state = await this.options.sandbox.ready();
+    if (state.state === 'unavailable' && findSandbox().available) {
+      this.options.notices.push(unavailableNotice(state, this.options.config.sandbox?.source ?? 'the settings'));
+    }
+  }
+
+  /** What a request may carry: a model that cannot see pictures is told where they were instead. */
+  private forModel(messages: ModelMessage[], model = this.options.models.name): ModelMessage[] {
+    return acceptsImages(model) ? messages : withoutImages(messages);
+  }
+}
