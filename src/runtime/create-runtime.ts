@@ -155,6 +155,7 @@ function asRuntime(pieces: RuntimePieces): Runtime {
     get sessionUsage() {
       return session.usage;
     },
+    pricing: session.pricing,
     todo,
     get windowTokens() {
       return meter.windowTokens;

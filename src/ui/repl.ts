@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.ts';
-import { emptyUsage, type StopReason } from '../agent/events.ts';
+import { emptyUsage, type StopReason, type TurnCost } from '../agent/events.ts';
 import type { Runtime, TurnRequest } from '../runtime/runtime.ts';
 import { Approval } from '../approval/approval-policy.ts';
 import { pipeCannotAsk } from '../approval/nobody-to-ask.ts';
@@ -12,7 +12,7 @@ import { formatPreview } from './preview-view.ts';
 import { sanitize } from './sanitize.ts';
 import type { TerminalRenderer } from './terminal-renderer.ts';
 import { ToolCallLog, trackToolEvent } from './tool-calls.ts';
-import { contextFill } from './usage-report.ts';
+import { contextFill, turnCostText } from './usage-report.ts';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { ReplState } from './repl-state.ts';
 import { nextApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
@@ -253,6 +253,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     current.lastToolCalls = toolCalls.records;
     live?.begin();
     let turnUsage = emptyUsage();
+    let turnCost: TurnCost | undefined;
     let stopReason: StopReason | undefined;
     try {
       const policy = current.approval;
@@ -264,6 +265,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
         await renderer.render(event);
         if (event.type === 'turn-end') {
           turnUsage = event.usage;
+          turnCost = event.cost;
           stopReason = event.stopReason;
           if (event.debug && current.config.debug) print(colour.dim(sanitize(event.debug)));
         }
@@ -281,7 +283,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     if (stopReason !== 'completed') reader.typeAhead?.takeBack();
     if (turnUsage.inputTokens + turnUsage.outputTokens > 0) {
       const context = contextFill(current.runtime);
-      renderer.dimLine(`· ${formatUsage(turnUsage)} · context ${context.percent}% of ${context.window}`);
+      const money = turnCost ? ` · ${turnCostText(turnCost)}` : '';
+      renderer.dimLine(`· ${formatUsage(turnUsage)}${money} · context ${context.percent}% of ${context.window}`);
     }
   }
 }

@@ -100,9 +100,9 @@ const COMMANDS: SlashCommand[] = [
   {
     name: '/usage',
     usage: '/usage',
-    summary: 'tokens used this session, and the estimated cost',
+    summary: 'tokens used this session, the estimated cost and the cache\'s share',
     run(_argument, state) {
-      const report = usageReport(state.runtime.model, state.runtime.sessionUsage);
+      const report = usageReport(state.runtime.model, state.runtime.sessionUsage, state.runtime.pricing);
       state.print(report.totals);
       if (report.cache) state.print(report.cache);
       const context = contextFill(state.runtime);
