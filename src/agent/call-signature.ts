@@ -17,3 +17,11 @@ export function roughText(text: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/** A result as a step's progress is judged: spacing and durations (`(0.3 s)`) aside, a different number is news. */
+export function progressText(text: string): string {
+  return text
+    .replace(/[0-9]+(?:\.[0-9]+)? ?(?:ms|s)\b/g, '#s')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

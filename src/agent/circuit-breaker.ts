@@ -1,5 +1,5 @@
 import { DEFAULT_BREAKER_SETTINGS } from '../config/settings/budget-settings.ts';
-import { callSignature, roughText } from './call-signature.ts';
+import { callSignature, progressText, roughText } from './call-signature.ts';
 
 /**
  * When the circuit breaker speaks up (settings `circuitBreaker`). Each pattern is first told to the
@@ -117,7 +117,7 @@ export class CircuitBreaker {
   afterStep(text: string, resultTexts: readonly string[]): string | undefined {
     let progress = false;
     for (const piece of [text, ...resultTexts]) {
-      const key = roughText(piece);
+      const key = progressText(piece);
       if (key === '' || this.seen.has(key)) continue;
       this.seen.add(key);
       progress = true;

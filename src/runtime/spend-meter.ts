@@ -146,7 +146,7 @@ export class TurnSpend implements SpendGuard {
       if (spent[name] >= budget.limit) return { notices, stop: { reason: reasonOf(name), message: stopLine(name, spent[name], budget, currency) } };
       const key = name.startsWith('turn') ? `${name}@${this.startedAt}` : name;
       if (!before && spent[name] >= budget.limit * WARN_SHARE && warnOnce(key)) {
-        notices.push(`(${Math.floor((spent[name] / budget.limit) * 100)}% of the ${BUDGET_SETTINGS[name].what} used: ${amount(name, spent[name], currency)} of ${amount(name, budget.limit, currency)})`);
+        notices.push(`(${Math.round((spent[name] / budget.limit) * 100)}% of the ${BUDGET_SETTINGS[name].what} used: ${ofLimit(name, spent[name], budget.limit, currency)})`);
       }
     }
     return { notices };
@@ -158,11 +158,12 @@ function reasonOf(name: BudgetName): BudgetStop['reason'] {
   return unit === 'money' ? 'cost-budget' : unit === 'requests' ? 'request-budget' : 'time-budget';
 }
 
-function amount(name: BudgetName, value: number, currency: Currency): string {
+/** `¥0.0135 of ¥0.0100`, `2 of 2 requests`, `1.2 of 1 s`. */
+function ofLimit(name: BudgetName, spent: number, limit: number, currency: Currency): string {
   const unit = BUDGET_SETTINGS[name].unit;
-  if (unit === 'money') return formatMoney(value, currency);
-  if (unit === 'requests') return `${value} request${value === 1 ? '' : 's'}`;
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} s`;
+  if (unit === 'money') return `${formatMoney(spent, currency)} of ${formatMoney(limit, currency)}`;
+  if (unit === 'requests') return `${spent} of ${limit} request${limit === 1 ? '' : 's'}`;
+  return `${spent < 10 ? spent.toFixed(1) : Math.round(spent)} of ${limit} s`;
 }
 
 /** Which budget, what was spent, how to raise it. */
@@ -172,5 +173,5 @@ function stopLine(name: BudgetName, spent: number, budget: BudgetLimit, currency
   const raise = budget.loweredBy
     ? `the folder lowered it (${budget.loweredBy}); raise it there`
     : `raise it with ${setting.flag}, ${setting.variable} or "${name}" in settings`;
-  return `Stopped: ${scope} reached its ${setting.what} (${amount(name, spent, currency)} of ${amount(name, budget.limit, currency)}); ${raise}.`;
+  return `Stopped: ${scope} reached its ${setting.what} (${ofLimit(name, spent, budget.limit, currency)}); ${raise}.`;
 }
