@@ -5,6 +5,7 @@ import type { SearchConfig } from '../tools/web/web-config.ts';
 import type { ModelPrice } from '../providers/model-catalogue.ts';
 import type { BreakerSettings, BudgetLimits } from './settings/budget-settings.ts';
 import type { LoadedSettings } from './settings/load-settings.ts';
+import type { StatusLineSetting } from './settings/status-line-setting.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
 
@@ -60,6 +61,8 @@ export interface Config {
   budgets?: BudgetLimits;
   /** The circuit breaker's thresholds (settings `circuitBreaker`); the loop's defaults without. */
   breaker?: BreakerSettings;
+  /** Settings `statusLine`: the command whose first line is the row under the prompt (user file only). */
+  statusLine?: StatusLineSetting;
   /** The user's own prices per million tokens, by model name or prefix (settings `prices`). */
   prices?: Record<string, ModelPrice>;
 }

@@ -11,6 +11,7 @@ import { parseCommandLine } from './flags.ts';
 import { chooseModel, chooseProvider } from './provider-choice.ts';
 import { resolveApprovalMode } from './settings/approval-mode-setting.ts';
 import { resolveBreaker, resolveBudgets, resolvePrices } from './settings/budget-settings.ts';
+import { resolveStatusLine } from './settings/status-line-setting.ts';
 
 const configError = (message: string) => new ConfigError(message);
 
@@ -42,6 +43,7 @@ export function loadConfig(argv: string[], environment: Environment, cwd: string
   const weather = oneOf(env, 'SYLVAN_WEATHER', ['live', 'sample'] as const, 'live or sample');
 
   const prices = resolvePrices(settings.layers, layers.fileNotes, configError);
+  const statusLine = resolveStatusLine(settings.layers, layers.fileNotes, configError);
   return {
     ...chosen,
     model,
@@ -85,6 +87,7 @@ export function loadConfig(argv: string[], environment: Environment, cwd: string
     budgets: resolveBudgets({ flags, environment, dotenv: layers.dotenv, layers: settings.layers, fail: configError }),
     breaker: resolveBreaker(settings.layers, configError),
     prices,
+    ...(statusLine && { statusLine }),
   };
 }
 

@@ -156,6 +156,9 @@ function asRuntime(pieces: RuntimePieces): Runtime {
       return session.usage;
     },
     pricing: session.pricing,
+    get spend() {
+      return { cost: session.spend.cost, currency: session.spend.currency, requests: session.spend.requests };
+    },
     todo,
     get windowTokens() {
       return meter.windowTokens;

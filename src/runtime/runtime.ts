@@ -75,6 +75,8 @@ export interface ShellLines {
 export interface SessionControl {
   readonly conversation: Conversation;
   readonly sessionId: string;
+  /** What the session has cost (in the provider's currency) and how many requests it made, the turns before a resume included. */
+  readonly spend?: { cost: number; currency: string; requests: number };
   /** How requests are priced: the provider's currency and the user's own prices. */
   readonly pricing?: Pricing;
   /** Provider-reported usage of this session, including turns before a resume. */

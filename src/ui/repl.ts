@@ -20,6 +20,7 @@ import { modeFooter, modeTag, promptFor } from './mode-display.ts';
 import type { LoadedCommands } from '../commands/custom-command.ts';
 import { gitBranch } from './git-branch.ts';
 import { promptOutputToggle } from './tool-output/prompt-toggle.ts';
+import { replStatusLine, type ReplStatusLine } from './status-line/repl-status-line.ts';
 
 export interface ReplOptions {
   config: Config;
@@ -52,7 +53,13 @@ export type { ReplState } from './repl-state.ts';
  */
 export async function runRepl(options: ReplOptions): Promise<number> {
   let state: ReplState | undefined;
-  const code = await runLoop(options, (loaded) => (state = loaded));
+  const status = replStatusLine(options.config, options.reader, options.output.isTTY === true, options.now ?? Date.now);
+  let code: number;
+  try {
+    code = await runLoop(options, (loaded) => (state = loaded), status);
+  } finally {
+    status?.close();
+  }
   const runtime = (state as ReplState | undefined)?.runtime;
   // How to come back, once there is something to come back to.
   if (options.reader.interactive && runtime && runtime.conversation.length > 0) {
@@ -63,7 +70,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   return code;
 }
 
-async function runLoop(options: ReplOptions, onState: (state: ReplState) => void): Promise<number> {
+async function runLoop(options: ReplOptions, onState: (state: ReplState) => void, status: ReplStatusLine | undefined): Promise<number> {
   const { reader, output } = options;
   const now = options.now ?? Date.now;
   const colour = chalkFor(output);
@@ -78,7 +85,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   /** The last turn ran in plan mode: out of it, the row under the prompt says how to carry the plan out. */
   let planned = false;
   // Read again at every prompt: a command the model ran may have switched the branch.
-  const footer = () => modeFooter(mode, planned, gitBranch(options.config.cwd));
+  const footer = () => status?.footer(modeFooter(mode, planned, gitBranch(options.config.cwd))) ?? modeFooter(mode, planned, gitBranch(options.config.cwd));
 
   const getState = async (): Promise<ReplState> => {
     if (state) return state;
@@ -170,10 +177,12 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   };
 
   while (true) {
+    status?.refresh(mode, state?.runtime);
     const readPromise = reader.read(promptFor(mode), {
       footer: footer(),
       onShiftTab: () => {
         mode = nextApprovalMode(mode);
+        status?.refresh(mode, state?.runtime);
         return { prompt: promptFor(mode), footer: footer() };
       },
       onToggleOutput: promptOutputToggle(() => state?.lastToolCalls ?? [], colour, output),
