@@ -154,6 +154,19 @@ describe('the circuit breaker', CLI_TEST_TIMEOUT, () => {
     assert.match(result.stderr, /Stopped \(same-failure\): run_command failed the same way 4 times, and the model kept retrying after being told/);
   });
 
+  test('a model whose steps bring nothing new is told once, then stopped', async () => {
+    // Different commands, the same output every time.
+    const commands = ['echo same', "echo 'same'", 'echo "same"', "printf 'same\\n'", 'echo same;', 'true && echo same', 'echo same | cat', ': ; echo same'];
+    const replies = commands.map((command, index) => toolCalls([{ id: `call_${index}`, name: 'run_command', arguments: { command } }]));
+    const { server, result } = await inProcessAgainstServer({ replies }, { key: KEY, env: ENV, args: ['-p', 'say same', '--yes'] });
+    assert.equal(result.code, 3, result.stderr);
+    // Step 1 is new; steps 2-5 bring nothing: the fifth result carries the note, and step 6 ends the turn.
+    assert.equal(server.requests.length, 6);
+    assert.match(toolResultText(server.requests[5]!, 'call_4'), /\[Sylvan: the last 4 steps brought no new result and no new text/);
+    assert.match(result.stderr, /going round in circles/);
+    assert.match(result.stderr, /Stopped \(no-progress\): 5 steps in a row brought no new result or text, after the model was told/);
+  });
+
   test('a long task that reads, pages and computes different things runs to its end', async () => {
     const cwd = tempWorkspace('sylvan-budgets-');
     writeFileSync(join(cwd, 'notes.txt'), Array.from({ length: 400 }, (_, line) => `line ${line + 1}`).join('\n'));
