@@ -22,4 +22,6 @@ export interface SpendGuard {
    * a model with no known price, said once), and the budget it used up, if any.
    */
   afterRequest(usage: TokenUsage): { notices: string[]; stop?: BudgetStop };
+  /** The time the turn may still take under its time budgets, in ms; undefined when none applies. */
+  timeLeftMs(): number | undefined;
 }

@@ -115,6 +115,16 @@ export class TurnSpend implements SpendGuard {
     return { notices: [...notices, ...verdict.notices], ...(verdict.stop && { stop: verdict.stop }) };
   }
 
+  timeLeftMs(): number | undefined {
+    const { budgets, activeMs } = this.meter.internals;
+    const elapsed = this.elapsedMs();
+    const left = [
+      budgets.turnTimeBudget && budgets.turnTimeBudget.limit * 1000 - elapsed,
+      budgets.sessionTimeBudget && budgets.sessionTimeBudget.limit * 1000 - activeMs() - elapsed,
+    ].filter((value): value is number => typeof value === 'number');
+    return left.length > 0 ? Math.max(0, Math.min(...left)) : undefined;
+  }
+
   /** Adds the turn's time to the session's; once. */
   end(): void {
     if (this.ended) return;

@@ -66,6 +66,14 @@ describe('budgets in money, requests and time', CLI_TEST_TIMEOUT, () => {
     assert.match(result.stderr, /Stopped: this turn reached its turn time budget \([0-9.]+ of 1 s\); raise it with --turn-time-budget/);
   });
 
+  test('a turn time budget ends a request that would outlast it', async () => {
+    const started = Date.now();
+    const { result } = await inProcessAgainstServer({ replies: [{ kind: 'hang', headers: true }] }, { key: KEY, env: ENV, args: ['-p', 'wait', '--turn-time-budget', '1', '--timeout', '120'] });
+    assert.equal(result.code, 3, result.stderr);
+    assert.match(result.stderr, /Stopped: this turn reached its turn time budget \([0-9.]+ of 1 s\)/);
+    assert.ok(Date.now() - started < 30_000, 'not left to the 120-second step timeout');
+  });
+
   test("a folder's .env and .sylvan/settings.json cannot raise a budget the user set", async () => {
     const cwd = tempWorkspace('sylvan-budgets-');
     mkdirSync(join(cwd, '.sylvan'));
