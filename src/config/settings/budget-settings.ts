@@ -40,8 +40,8 @@ function parseBudget(name: BudgetName, raw: unknown, source: string, fail: (mess
   const value = pattern.test(text) ? Number(text) : Number.NaN;
   if (!Number.isFinite(value) || value <= 0) {
     const shown = JSON.stringify(raw)?.slice(0, 40) ?? String(raw);
-    const kind = unit === 'requests' ? 'a whole number of requests' : unit === 'seconds' ? 'a number of seconds' : "an amount in the provider's currency, like 0.5";
-    throw fail(`${source}: must be ${kind} above 0, got ${shown}.`);
+    const kind = unit === 'requests' ? 'a whole number of requests above 0' : unit === 'seconds' ? 'a number of seconds above 0' : "an amount above 0 in the provider's currency, like 0.5";
+    throw fail(`${source}: must be ${kind}, got ${shown}.`);
   }
   return value;
 }
