@@ -75,7 +75,9 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
       if (fitted.notice) yield { type: 'notice', message: fitted.notice };
 
       // 2. One model request, its stream read into events.
-      const deadline = stepDeadline(options.abortSignal, options.stepTimeoutMs);
+      // A time budget ends a request that would outlast it, not only the step after it.
+      const timeLeft = options.spend?.timeLeftMs();
+      const deadline = stepDeadline(options.abortSignal, Math.max(1, Math.min(options.stepTimeoutMs, timeLeft ?? Infinity)));
       const result = streamText({
         model: options.model,
         tools: declaredTools,
@@ -106,6 +108,11 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
       }
       deadline.end();
       if (failure !== undefined || response === undefined) {
+        const outOfTime = deadline.timedOut() ? options.spend?.beforeRequest() : undefined;
+        if (outOfTime) {
+          yield end(outOfTime.reason, outOfTime.message);
+          return outOfTime.reason;
+        }
         const failed = stepFailure(options, step.error ?? failure, step.abortReason, deadline.timedOut());
         yield end(failed.reason, failed.message, failed.debug);
         return failed.reason;
