@@ -1,5 +1,8 @@
 import type { BreakerThresholds, TrippedBreaker } from './circuit-breaker.ts';
 import type { StopReason, TokenUsage } from './events.ts';
+import { canonicalJson } from './call-signature.ts';
+
+export { canonicalJson };
 
 /** Limits that end a turn before the model does. */
 export interface TurnLimits {
@@ -11,41 +14,6 @@ export interface TurnLimits {
   maxIdenticalCalls: number;
   /** When the circuit breaker warns and stops (near-identical calls, cycles, failures, no progress); defaults apply without. */
   breaker?: BreakerThresholds;
-}
-
-/**
- * JSON with object keys sorted, so `{a:1,b:2}` and `{b:2,a:1}` are the same call. Iterative, so a
- * model's 10,000-level nested arguments cannot overflow the stack.
- */
-export function canonicalJson(value: unknown): string {
-  const out: string[] = [];
-  const tasks: Array<{ literal: string } | { value: unknown }> = [{ value }];
-  while (tasks.length > 0) {
-    const task = tasks.pop() as { literal: string } | { value: unknown };
-    if ('literal' in task) {
-      out.push(task.literal);
-      continue;
-    }
-    const current = task.value;
-    const pieces: Array<{ literal: string } | { value: unknown }> = [];
-    if (Array.isArray(current)) {
-      pieces.push({ literal: '[' });
-      current.forEach((entry, index) => pieces.push(...(index > 0 ? [{ literal: ',' }] : []), { value: entry }));
-      pieces.push({ literal: ']' });
-    } else if (current !== null && typeof current === 'object') {
-      const entries = Object.entries(current as Record<string, unknown>)
-        .filter(([, entry]) => entry !== undefined)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      pieces.push({ literal: '{' });
-      entries.forEach(([key, entry], index) => pieces.push({ literal: `${index > 0 ? ',' : ''}${JSON.stringify(key)}:` }, { value: entry }));
-      pieces.push({ literal: '}' });
-    } else {
-      out.push(JSON.stringify(current) ?? 'null');
-      continue;
-    }
-    for (let index = pieces.length - 1; index >= 0; index--) tasks.push(pieces[index] as { literal: string } | { value: unknown });
-  }
-  return out.join('');
 }
 
 /**

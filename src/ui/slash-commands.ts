@@ -100,7 +100,7 @@ const COMMANDS: SlashCommand[] = [
   {
     name: '/usage',
     usage: '/usage',
-    summary: 'tokens used this session, the estimated cost and the cache\'s share',
+    summary: 'tokens used this session, and the estimated cost',
     run(_argument, state) {
       const report = usageReport(state.runtime.model, state.runtime.sessionUsage, state.runtime.pricing);
       state.print(report.totals);
