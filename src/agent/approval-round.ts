@@ -40,6 +40,8 @@ export async function* approvalRound(
   const outcome: RoundOutcome = { results: [], interrupted: false };
   /** The circuit breaker's notes for the model, by call: added to the call's result. */
   const notes = new Map<string, string>();
+  // The step's calls are judged for loops together, so a batch of alike calls in one step is no loop.
+  const loops = watch.breaker.judgeStep(calls.filter((call) => !call.invalid && !call.providerExecuted && !call.truncated));
   let running: { call: StepCall; execution: Promise<ExecutionOutcome> }[] = [];
 
   const run = (call: StepCall) => {
@@ -78,7 +80,7 @@ export async function* approvalRound(
   for (const call of calls) {
     // The SDK answered an invalid call already; a provider-run call has its result in the stream.
     if (call.invalid || call.providerExecuted) continue;
-    const verdict = judge(options, call, watch, notes);
+    const verdict = judge(options, call, watch, loops.get(call.toolCallId), notes);
     if ('denied' in verdict) {
       yield deny(call, verdict.denied);
     } else if ('run' in verdict) {
@@ -102,11 +104,10 @@ export async function* approvalRound(
   return outcome;
 }
 
-function judge(options: TurnOptions, call: StepCall, { detector, breaker }: RepetitionWatch, notes: Map<string, string>): Verdict {
+function judge(options: TurnOptions, call: StepCall, { detector }: RepetitionWatch, loop: { stop: string } | { note: string } | undefined, notes: Map<string, string>): Verdict {
   if (call.truncated) return { denied: truncatedCallResult(call.toolName) };
-  const loop = breaker.beforeCall(call.toolName, call.input);
-  if ('stop' in loop) return { denied: loop.stop };
-  if (loop.note) notes.set(call.toolCallId, loop.note);
+  if (loop && 'stop' in loop) return { denied: loop.stop };
+  if (loop) notes.set(call.toolCallId, loop.note);
   if (detector.record(call.toolName, call.input)) {
     return {
       denied: `Not run: this is call number ${options.limits.maxIdenticalCalls} of ${call.toolName} with the same arguments in this turn, so the turn was stopped.`,

@@ -19,6 +19,13 @@ export interface BreakerThresholds {
 /** The defaults (settings `circuitBreaker` changes them). */
 export const DEFAULT_BREAKER_THRESHOLDS: BreakerThresholds = DEFAULT_BREAKER_SETTINGS;
 
+/** What the breaker needs of a call. */
+export interface StepCallLike {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
 export type LoopPattern = 'near-identical' | 'cycle' | 'same-failure' | 'no-progress';
 
 /** The pattern that went on after the warning, in words for the user's line. */
@@ -38,8 +45,9 @@ const CYCLE_PERIODS = [2, 3] as const;
  */
 export class CircuitBreaker {
   tripped: TrippedBreaker | undefined;
-  private readonly signatures: string[] = [];
-  private readonly toolNames: string[] = [];
+  /** Each step's calls, as one key (its distinct signatures), and their tool names. */
+  private readonly steps: string[] = [];
+  private readonly stepNames: string[] = [];
   private readonly callCounts = new Map<string, number>();
   private readonly failureCounts = new Map<string, number>();
   private readonly seen = new Set<string>();
@@ -52,44 +60,57 @@ export class CircuitBreaker {
   constructor(private readonly thresholds: BreakerThresholds) {}
 
   /**
-   * Before a call runs: `stop` (with the reason the model reads) when it carries on a pattern it was
-   * warned about; else perhaps a note to add to its result.
+   * A step's calls, judged together before any of them runs: `stop` for a call that carries on a
+   * pattern the model was warned about, a note to add to a call's result when a pattern first shows.
+   * Alike calls in one step are one batch (sixteen edits of one file), so patterns count steps.
    */
-  beforeCall(toolName: string, input: unknown): { stop: string } | { note?: string } {
-    const signature = callSignature(toolName, input);
+  judgeStep(calls: readonly StepCallLike[]): Map<string, { stop: string } | { note: string }> {
+    const verdicts = new Map<string, { stop: string } | { note: string }>();
+    if (calls.length === 0) return verdicts;
+    const signatures = calls.map((call) => callSignature(call.toolName, call.input));
+    const stepKey = [...new Set(signatures)].sort().join('\u0001');
     if (this.warnedCycle) {
       const { period, names } = this.warnedCycle;
-      if (signature === period[0]) {
-        return this.trip('cycle', `the model kept repeating a cycle of ${period.length} calls (${names.join(' → ')}) after being told`);
+      if (stepKey === period[0]) {
+        const stop = this.trip('cycle', `the model kept repeating a cycle of ${period.length} steps (${names.join(' → ')}) after being told`);
+        for (const call of calls) verdicts.set(call.toolCallId, stop);
+        return verdicts;
       }
       this.warnedCycle = undefined;
     }
-    const count = (this.callCounts.get(signature) ?? 0) + 1;
-    if (this.warnedCalls.has(signature)) {
-      return this.trip('near-identical', `the model called ${toolName} ${count} times with arguments that differ only in numbers or spacing, after being told`);
-    }
-    this.callCounts.set(signature, count);
-    this.signatures.push(signature);
-    this.toolNames.push(toolName);
-    if (count >= this.thresholds.nearIdenticalCalls) {
+    let noted = false;
+    for (const signature of new Set(signatures)) {
+      const alike = calls.filter((_, index) => signatures[index] === signature);
+      const { toolName } = alike[0]!;
+      const count = (this.callCounts.get(signature) ?? 0) + 1;
+      if (this.warnedCalls.has(signature)) {
+        const stop = this.trip('near-identical', `the model called ${toolName} in ${count} steps with arguments that differ only in numbers or spacing, after being told`);
+        for (const call of alike) verdicts.set(call.toolCallId, stop);
+        continue;
+      }
+      this.callCounts.set(signature, count);
+      if (count < this.thresholds.nearIdenticalCalls) continue;
       this.warnedCalls.add(signature);
-      return {
+      noted = true;
+      verdicts.set(alike[0]!.toolCallId, {
         note:
-          `[Sylvan: this is call number ${count} of ${toolName} in this turn with nearly the same arguments (only numbers or spacing change). ` +
+          `[Sylvan: this is step ${count} of this turn calling ${toolName} with nearly the same arguments (only numbers or spacing change). ` +
           'You are repeating yourself. If you are paging through something, take a much larger range at once or search for what you need; ' +
           'otherwise try a different approach, or answer with what you have. Another such call ends the turn.]',
-      };
+      });
     }
-    const cycle = this.cycle();
+    this.steps.push(stepKey);
+    this.stepNames.push([...new Set(calls.map((call) => call.toolName))].join(' + '));
+    const cycle = noted || this.tripped ? undefined : this.cycle();
     if (cycle) {
       this.warnedCycle = cycle;
-      return {
+      verdicts.set(calls.at(-1)!.toolCallId, {
         note:
-          `[Sylvan: your last calls repeat the same cycle (${cycle.names.join(' → ')}) ${this.thresholds.cycleRepeats} times. ` +
+          `[Sylvan: your last steps repeat the same cycle (${cycle.names.join(' → ')}) ${this.thresholds.cycleRepeats} times. ` +
           'Going round again will not give a different result: change the approach, or answer with what you have. Calling the cycle again ends the turn.]',
-      };
+      });
     }
-    return {};
+    return verdicts;
   }
 
   /** After a call ran: counts a failure; a note when this failure is one too many, `tripped` when it goes on after one. */
@@ -145,9 +166,9 @@ export class CircuitBreaker {
     return { stop: `Not run: ${description.replace(/^the model /, 'you ')}, so the turn was stopped.` };
   }
 
-  /** A cycle of two or three calls (not all alike) that has just gone round `cycleRepeats` times. */
+  /** A cycle of two or three steps (not all alike) that has just gone round `cycleRepeats` times. */
   private cycle(): { period: string[]; names: string[] } | undefined {
-    const calls = this.signatures;
+    const calls = this.steps;
     for (const length of CYCLE_PERIODS) {
       const span = length * this.thresholds.cycleRepeats;
       if (calls.length < span || this.thresholds.cycleRepeats < 2) continue;
@@ -155,7 +176,7 @@ export class CircuitBreaker {
       const period = window.slice(0, length);
       if (new Set(period).size < 2) continue;
       if (window.every((signature, index) => signature === period[index % length])) {
-        return { period, names: this.toolNames.slice(-span, -span + length) };
+        return { period, names: this.stepNames.slice(-span, -span + length) };
       }
     }
     return undefined;

@@ -4,6 +4,8 @@ import { callSignature } from '../../src/agent/call-signature.ts';
 import { CircuitBreaker, DEFAULT_BREAKER_THRESHOLDS } from '../../src/agent/circuit-breaker.ts';
 
 const breaker = (overrides = {}) => new CircuitBreaker({ ...DEFAULT_BREAKER_THRESHOLDS, ...overrides });
+/** A step of one call: its verdict, `{}` when it runs as it is. */
+const oneCall = (watch: CircuitBreaker, toolName: string, input: unknown): { stop?: string; note?: string } => watch.judgeStep([{ toolCallId: 'call', toolName, input }]).get('call') ?? {};
 /** Read through a call, so an earlier `assert.equal(…, undefined)` does not narrow it for good. */
 const patternOf = (watch: CircuitBreaker) => watch.tripped?.pattern;
 
@@ -15,14 +17,23 @@ describe('near-identical calls', () => {
 
   test('the call that reaches the threshold gets a note; the next such call is refused and trips the breaker', () => {
     const watch = breaker({ nearIdenticalCalls: 3 });
-    assert.deepEqual(watch.beforeCall('read_file', { path: 'a', offset: 1 }), {});
-    assert.deepEqual(watch.beforeCall('read_file', { path: 'a', offset: 81 }), {});
-    const third = watch.beforeCall('read_file', { offset: 161, path: 'a' });
-    assert.match('note' in third ? (third.note ?? '') : '', /call number 3 of read_file .* Another such call ends the turn/);
+    assert.deepEqual(oneCall(watch, 'read_file', { path: 'a', offset: 1 }), {});
+    assert.deepEqual(oneCall(watch, 'read_file', { path: 'a', offset: 81 }), {});
+    const third = oneCall(watch, 'read_file', { offset: 161, path: 'a' });
+    assert.match(third.note ?? '', /step 3 of this turn calling read_file .* Another such call ends the turn/);
     assert.equal(watch.tripped, undefined);
-    const fourth = watch.beforeCall('read_file', { path: 'a', offset: 241 });
-    assert.match('stop' in fourth ? fourth.stop : '', /^Not run: you called read_file 4 times/);
+    const fourth = oneCall(watch, 'read_file', { path: 'a', offset: 241 });
+    assert.match(fourth.stop ?? '', /^Not run: you called read_file in 4 steps/);
     assert.equal(patternOf(watch), 'near-identical');
+  });
+});
+
+describe('a batch in one step', () => {
+  test('sixteen alike edits in one step are one step, not sixteen repeats', () => {
+    const watch = breaker();
+    const edits = Array.from({ length: 16 }, (_, index) => ({ toolCallId: `e${index}`, toolName: 'edit_file', input: { path: 'lines.txt', old: `line ${index + 1}`, new: `LINE ${index + 1}` } }));
+    assert.equal(watch.judgeStep(edits).size, 0);
+    assert.equal(patternOf(watch), undefined);
   });
 });
 
@@ -30,15 +41,15 @@ describe('cycles', () => {
   test('a cycle of three calls gone round twice is told; going on trips it, changing course does not', () => {
     const calls: [string, object][] = [['a', {}], ['b', { x: 'y' }], ['c', {}]];
     const goingOn = breaker();
-    for (const [name, input] of [...calls, ...calls.slice(0, 2)]) assert.deepEqual(goingOn.beforeCall(name, input), {});
-    const sixth = goingOn.beforeCall('c', {});
-    assert.match('note' in sixth ? (sixth.note ?? '') : '', /repeat the same cycle \(a → b → c\)/);
-    assert.ok('stop' in goingOn.beforeCall('a', {}));
+    for (const [name, input] of [...calls, ...calls.slice(0, 2)]) assert.deepEqual(oneCall(goingOn, name, input), {});
+    const sixth = oneCall(goingOn, 'c', {});
+    assert.match(sixth.note ?? '', /repeat the same cycle \(a → b → c\)/);
+    assert.ok(oneCall(goingOn, 'a', {}).stop);
     assert.equal(patternOf(goingOn), 'cycle');
 
     const changing = breaker();
-    for (const [name, input] of [...calls, ...calls]) changing.beforeCall(name, input);
-    assert.deepEqual(changing.beforeCall('d', {}), {});
+    for (const [name, input] of [...calls, ...calls]) oneCall(changing, name, input);
+    assert.deepEqual(oneCall(changing, 'd', {}), {});
     assert.equal(changing.tripped, undefined);
   });
 });

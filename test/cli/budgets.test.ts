@@ -132,10 +132,10 @@ describe('the circuit breaker', CLI_TEST_TIMEOUT, () => {
     assert.equal(result.code, 3, result.stderr);
     // The sixth near-identical call is answered with a warning; the seventh is refused and ends the turn.
     assert.equal(server.requests.length, 7);
-    assert.match(toolResultText(server.requests[6]!, 'call_5'), /\[Sylvan: this is call number 6 of calculate in this turn with nearly the same arguments/);
+    assert.match(toolResultText(server.requests[6]!, 'call_5'), /\[Sylvan: this is step 6 of this turn calling calculate with nearly the same arguments/);
     const end = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as { stopReason: string; message: string };
     assert.equal(end.stopReason, 'repeated-call');
-    assert.match(end.message, /^Stopped \(near-identical\): the model called calculate 7 times with arguments that differ only in numbers or spacing/);
+    assert.match(end.message, /^Stopped \(near-identical\): the model called calculate in 7 steps with arguments that differ only in numbers or spacing/);
   });
 
   test('a model alternating between two calls is told once, then stopped when it goes round again', async () => {
@@ -147,8 +147,8 @@ describe('the circuit breaker', CLI_TEST_TIMEOUT, () => {
     const { server, result } = await inProcessAgainstServer({ replies }, { key: KEY, env: ENV, args: ['-p', 'go round'] });
     assert.equal(result.code, 3, result.stderr);
     assert.equal(server.requests.length, 5);
-    assert.match(toolResultText(server.requests[4]!, 'call_3'), /\[Sylvan: your last calls repeat the same cycle \(calculate → current_time\)/);
-    assert.match(result.stderr, /Stopped \(cycle\): the model kept repeating a cycle of 2 calls \(calculate → current_time\) after being told/);
+    assert.match(toolResultText(server.requests[4]!, 'call_3'), /\[Sylvan: your last steps repeat the same cycle \(calculate → current_time\)/);
+    assert.match(result.stderr, /Stopped \(cycle\): the model kept repeating a cycle of 2 steps \(calculate → current_time\) after being told/);
   });
 
   test('a model retrying a failing command in other words is told once, then stopped', async () => {
