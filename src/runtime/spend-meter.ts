@@ -69,7 +69,7 @@ export class SpendMeter {
     return new TurnSpend(this, model, this.now());
   }
 
-  /** @internal The pieces `TurnSpend` shares with the session. */
+  /** What a turn's `TurnSpend` shares with the session: the budgets, the clock, the time spent, the lines said once. */
   get internals() {
     return {
       budgets: this.options.budgets,
@@ -85,7 +85,7 @@ export class SpendMeter {
 /** One turn's spend: the `SpendGuard` the loop consults before and after each request. */
 export class TurnSpend implements SpendGuard {
   cost = 0;
-  /** The last request's cost estimate summed over the turn, for the turn line and `--json`. */
+  /** The turn's input as billed and as it would be without a cache, for the turn line and `--json`; `priced` once a request had a price. */
   usageCost: { input: number; inputWithoutCache: number; priced: boolean } = { input: 0, inputWithoutCache: 0, priced: false };
   private ended = false;
 
