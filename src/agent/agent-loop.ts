@@ -4,7 +4,9 @@ import { interruptedResults, repairHistory } from './context-window.ts';
 import { debugDetail } from './describe-error.ts';
 import { emptyStepMessage } from './empty-step.ts';
 import { addUsage, emptyUsage, type AgentEvent, type StopReason } from './events.ts';
+import { CircuitBreaker, DEFAULT_BREAKER_THRESHOLDS } from './circuit-breaker.ts';
 import { guardAfterStep, guardMessage, RepeatedCallDetector } from './guards.ts';
+import { outputText, withNote } from './result-notes.ts';
 import { readStep } from './step-events.ts';
 import { stepDeadline } from './step-deadline.ts';
 import { stepFailure } from './step-failure.ts';
@@ -35,6 +37,7 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
   // The model is offered the tools' schemas; the loop runs the calls itself, where it can see them.
   const declaredTools = declaredOnly(options.tools);
   const detector = new RepeatedCallDetector(limits.maxIdenticalCalls);
+  const breaker = new CircuitBreaker(limits.breaker ?? DEFAULT_BREAKER_THRESHOLDS);
   let usage = emptyUsage();
   let steps = 0;
   let finishReason: string | undefined;
@@ -58,6 +61,13 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
         return 'aborted';
       }
 
+      // Exit: a budget in money, requests or time used up before this request.
+      const overBudget = options.spend?.beforeRequest();
+      if (overBudget) {
+        yield end(overBudget.reason, overBudget.message);
+        return overBudget.reason;
+      }
+
       // 1. Fit the history to the window.
       steps++;
       yield { type: 'step-start', step: steps };
@@ -65,7 +75,9 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
       if (fitted.notice) yield { type: 'notice', message: fitted.notice };
 
       // 2. One model request, its stream read into events.
-      const deadline = stepDeadline(options.abortSignal, options.stepTimeoutMs);
+      // A time budget ends a request that would outlast it, not only the step after it.
+      const timeLeft = options.spend?.timeLeftMs();
+      const deadline = stepDeadline(options.abortSignal, Math.max(1, Math.min(options.stepTimeoutMs, timeLeft ?? Infinity)));
       const result = streamText({
         model: options.model,
         tools: declaredTools,
@@ -78,6 +90,8 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
       });
       const step = yield* readStep(result.stream);
       usage = addUsage(usage, step.usage);
+      const spent = options.spend?.afterRequest(step.usage);
+      for (const message of spent?.notices ?? []) yield { type: 'notice', message };
       // The turn reports the last step that finished (a failed request has none).
       if (step.finishReason !== 'unknown') finishReason = step.finishReason;
 
@@ -94,6 +108,11 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
       }
       deadline.end();
       if (failure !== undefined || response === undefined) {
+        const outOfTime = deadline.timedOut() ? options.spend?.beforeRequest() : undefined;
+        if (outOfTime) {
+          yield end(outOfTime.reason, outOfTime.message);
+          return outOfTime.reason;
+        }
         const failed = stepFailure(options, step.error ?? failure, step.abortReason, deadline.timedOut());
         yield end(failed.reason, failed.message, failed.debug);
         return failed.reason;
@@ -112,8 +131,15 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
 
       // 4. The calls it made: cut off or repeated ones refused, the rest asked about and run; their
       //    results follow in one tool message, so every call has exactly one.
-      const round = yield* approvalRound(options, step.calls, detector, fitted.messages);
-      const results = [...answered, ...round.results];
+      const round = yield* approvalRound(options, step.calls, { detector, breaker }, fitted.messages);
+      // Steps that bring nothing new: the model is told in the step's last result, then stopped.
+      const ran = round.results;
+      const idle = ran.length > 0 ? breaker.afterStep(step.text, ran.map((part) => outputText(part.output))) : undefined;
+      if (idle) {
+        ran[ran.length - 1] = { ...ran[ran.length - 1]!, output: withNote(ran[ran.length - 1]!.output, idle) };
+        yield { type: 'notice', message: '(the model is going round in circles: it was told to change course)' };
+      }
+      const results = [...answered, ...ran];
       if (results.length > 0) conversation.append({ role: 'tool', content: results });
       options.onStepUsage?.(fitted.messages, step.usage);
 
@@ -124,11 +150,13 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
       }
       yield { type: 'step-end', step: steps, usage: step.usage, finishReason: step.finishReason };
 
-      // 5. Decide. Exits: a repeated identical call, the token budget, the step limit, the model done.
+      // 5. Decide. Exits: a repeated call or loop, the token budget, a budget in money, requests or time, the step limit, the model done.
       const wantsAnotherStep = step.calls.length > 0;
-      const guard = guardAfterStep(limits, { steps, usage, wantsAnotherStep, repeated: detector.repeated !== undefined });
+      const repeated = detector.repeated !== undefined || breaker.tripped !== undefined;
+      const guard = guardAfterStep(limits, { steps, usage, wantsAnotherStep, repeated, budget: spent?.stop?.reason });
       if (guard) {
-        yield end(guard, guardMessage(guard, { limits, usage, steps, repeated: detector.repeated }));
+        const message = guard === spent?.stop?.reason ? spent.stop.message : guardMessage(guard, { limits, usage, steps, repeated: detector.repeated, breaker: breaker.tripped });
+        yield end(guard, message);
         return guard;
       }
       if (!wantsAnotherStep) {

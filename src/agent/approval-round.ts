@@ -1,6 +1,8 @@
 import type { ModelMessage } from 'ai';
 import type { AgentEvent } from './events.ts';
+import type { CircuitBreaker } from './circuit-breaker.ts';
 import type { RepeatedCallDetector } from './guards.ts';
+import { outputText, withNote } from './result-notes.ts';
 import type { StepCall } from './step-events.ts';
 import { readableToolError, truncatedCallResult } from './step-results.ts';
 import { executeToolCall, modelOutputOf, type ExecutionOutcome, type ToolResultOutput } from './tool-execution.ts';
@@ -17,6 +19,12 @@ export interface RoundOutcome {
 /** How a call is settled before anything runs. */
 type Verdict = { run: true } | { ask: true } | { denied: string };
 
+/** What watches a turn's calls for repetition: identical calls, and the circuit breaker's loop patterns. */
+export interface RepetitionWatch {
+  detector: RepeatedCallDetector;
+  breaker: CircuitBreaker;
+}
+
 /**
  * The calls of one step, after its model request: each is judged (cut off, repeated, the approval
  * policy), asked about when the policy says so, and run; a run of calls that need no question runs
@@ -26,10 +34,14 @@ type Verdict = { run: true } | { ask: true } | { denied: string };
 export async function* approvalRound(
   options: TurnOptions,
   calls: readonly StepCall[],
-  detector: RepeatedCallDetector,
+  watch: RepetitionWatch,
   sent: ModelMessage[],
 ): AsyncGenerator<AgentEvent, RoundOutcome> {
   const outcome: RoundOutcome = { results: [], interrupted: false };
+  /** The circuit breaker's notes for the model, by call: added to the call's result. */
+  const notes = new Map<string, string>();
+  // The step's calls are judged for loops together, so a batch of alike calls in one step is no loop.
+  const loops = watch.breaker.judgeStep(calls.filter((call) => !call.invalid && !call.providerExecuted && !call.truncated));
   let running: { call: StepCall; execution: Promise<ExecutionOutcome> }[] = [];
 
   const run = (call: StepCall) => {
@@ -44,7 +56,10 @@ export async function* approvalRound(
   async function* settleRunning(): AsyncGenerator<AgentEvent> {
     for (const { call, execution } of running.splice(0)) {
       const executed = await execution;
-      outcome.results.push(resultPart(call, await modelOutputOf(options.tools[call.toolName], call, executed)));
+      const output = await modelOutputOf(options.tools[call.toolName], call, executed);
+      const failed = !executed.ok || options.resultFailed?.(call.toolName, executed.output) === true;
+      const note = [notes.get(call.toolCallId), watch.breaker.afterCall(call.toolName, failed, outputText(output))].filter(Boolean).join('\n');
+      outcome.results.push(resultPart(call, note === '' ? output : withNote(output, note)));
       yield executed.ok
         ? { type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: executed.output }
         : {
@@ -65,7 +80,7 @@ export async function* approvalRound(
   for (const call of calls) {
     // The SDK answered an invalid call already; a provider-run call has its result in the stream.
     if (call.invalid || call.providerExecuted) continue;
-    const verdict = judge(options, call, detector);
+    const verdict = judge(options, call, watch, loops.get(call.toolCallId), notes);
     if ('denied' in verdict) {
       yield deny(call, verdict.denied);
     } else if ('run' in verdict) {
@@ -89,8 +104,10 @@ export async function* approvalRound(
   return outcome;
 }
 
-function judge(options: TurnOptions, call: StepCall, detector: RepeatedCallDetector): Verdict {
+function judge(options: TurnOptions, call: StepCall, { detector }: RepetitionWatch, loop: { stop: string } | { note: string } | undefined, notes: Map<string, string>): Verdict {
   if (call.truncated) return { denied: truncatedCallResult(call.toolName) };
+  if (loop && 'stop' in loop) return { denied: loop.stop };
+  if (loop) notes.set(call.toolCallId, loop.note);
   if (detector.record(call.toolName, call.input)) {
     return {
       denied: `Not run: this is call number ${options.limits.maxIdenticalCalls} of ${call.toolName} with the same arguments in this turn, so the turn was stopped.`,

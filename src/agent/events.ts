@@ -11,6 +11,9 @@ export type StopReason =
   | 'max-steps'
   | 'repeated-call'
   | 'token-budget'
+  | 'cost-budget'
+  | 'request-budget'
+  | 'time-budget'
   | 'timeout'
   | 'aborted'
   | 'error';
@@ -27,6 +30,22 @@ export interface TokenUsage {
   cachedInputTokens: number;
   explicitCachedInputTokens?: number;
   cacheCreationInputTokens?: number;
+}
+
+/**
+ * What a turn cost, in the provider's currency (`CNY` for DashScope's mainland endpoint, `USD`
+ * otherwise), estimated from list prices. Absent when the model has no known price.
+ */
+export interface TurnCost {
+  currency: string;
+  /** This turn. */
+  turn: number;
+  /** The session so far, this turn included (and the turns before a resume). */
+  session: number;
+  /** Share of the turn's input served from the provider's cache, 0..1. */
+  cachedShare: number;
+  /** What the cache saved on the turn's input, in the same currency. */
+  saved: number;
 }
 
 /** Why a model request is sent again: throttling, a failing server (5xx, an overloaded frame), or no connection. */
@@ -70,6 +89,8 @@ export type AgentEvent =
       message?: string;
       /** The underlying error's stack, shown only with SYLVAN_DEBUG=1. */
       debug?: string;
+      /** What the turn cost, when the model's price is known (added by the runtime). */
+      cost?: TurnCost;
     };
 
 export const emptyUsage = (): TokenUsage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });

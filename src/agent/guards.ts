@@ -1,4 +1,8 @@
+import type { BreakerThresholds, TrippedBreaker } from './circuit-breaker.ts';
 import type { StopReason, TokenUsage } from './events.ts';
+import { canonicalJson } from './call-signature.ts';
+
+export { canonicalJson };
 
 /** Limits that end a turn before the model does. */
 export interface TurnLimits {
@@ -8,41 +12,8 @@ export interface TurnLimits {
   tokenBudget: number;
   /** How many identical calls (same tool, same arguments) a turn may make before it is stopped. */
   maxIdenticalCalls: number;
-}
-
-/**
- * JSON with object keys sorted, so `{a:1,b:2}` and `{b:2,a:1}` are the same call. Iterative, so a
- * model's 10,000-level nested arguments cannot overflow the stack.
- */
-export function canonicalJson(value: unknown): string {
-  const out: string[] = [];
-  const tasks: Array<{ literal: string } | { value: unknown }> = [{ value }];
-  while (tasks.length > 0) {
-    const task = tasks.pop() as { literal: string } | { value: unknown };
-    if ('literal' in task) {
-      out.push(task.literal);
-      continue;
-    }
-    const current = task.value;
-    const pieces: Array<{ literal: string } | { value: unknown }> = [];
-    if (Array.isArray(current)) {
-      pieces.push({ literal: '[' });
-      current.forEach((entry, index) => pieces.push(...(index > 0 ? [{ literal: ',' }] : []), { value: entry }));
-      pieces.push({ literal: ']' });
-    } else if (current !== null && typeof current === 'object') {
-      const entries = Object.entries(current as Record<string, unknown>)
-        .filter(([, entry]) => entry !== undefined)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      pieces.push({ literal: '{' });
-      entries.forEach(([key, entry], index) => pieces.push({ literal: `${index > 0 ? ',' : ''}${JSON.stringify(key)}:` }, { value: entry }));
-      pieces.push({ literal: '}' });
-    } else {
-      out.push(JSON.stringify(current) ?? 'null');
-      continue;
-    }
-    for (let index = pieces.length - 1; index >= 0; index--) tasks.push(pieces[index] as { literal: string } | { value: unknown });
-  }
-  return out.join('');
+  /** When the circuit breaker warns and stops (near-identical calls, cycles, failures, no progress); defaults apply without. */
+  breaker?: BreakerThresholds;
 }
 
 /**
@@ -71,10 +42,11 @@ export class RepeatedCallDetector {
 /** The guard that ends the turn after a whole step, if any. */
 export function guardAfterStep(
   limits: TurnLimits,
-  state: { steps: number; usage: TokenUsage; wantsAnotherStep: boolean; repeated: boolean },
+  state: { steps: number; usage: TokenUsage; wantsAnotherStep: boolean; repeated: boolean; budget?: StopReason },
 ): StopReason | undefined {
   if (state.repeated) return 'repeated-call';
   if (state.usage.inputTokens + state.usage.outputTokens > limits.tokenBudget) return 'token-budget';
+  if (state.wantsAnotherStep && state.budget) return state.budget;
   if (state.wantsAnotherStep && state.steps >= limits.maxSteps) return 'max-steps';
   return undefined;
 }
@@ -82,10 +54,13 @@ export function guardAfterStep(
 /** The one line the user reads when a guard ended the turn. */
 export function guardMessage(
   reason: StopReason,
-  state: { limits: TurnLimits; usage: TokenUsage; steps: number; repeated?: { toolName: string; input: unknown } },
+  state: { limits: TurnLimits; usage: TokenUsage; steps: number; repeated?: { toolName: string; input: unknown }; breaker?: TrippedBreaker },
 ): string {
   switch (reason) {
     case 'repeated-call': {
+      if (!state.repeated && state.breaker) {
+        return `Stopped (${state.breaker.pattern}): ${state.breaker.description}. Rephrase the request or ask for something else; the thresholds are circuitBreaker in settings.`;
+      }
       const call = state.repeated ? `${state.repeated.toolName} ${canonicalJson(state.repeated.input)}` : 'a tool';
       return `Stopped: the model called ${call} ${state.limits.maxIdenticalCalls} times with the same arguments. Rephrase the request or ask for something else.`;
     }

@@ -3,6 +3,7 @@ import type { ProviderContext } from './describe-error.ts';
 import type { TokenUsage } from './events.ts';
 import type { Conversation } from './conversation.ts';
 import type { TurnLimits } from './guards.ts';
+import type { SpendGuard } from './spend-guard.ts';
 
 /** A tool call waiting for the user's yes or no. */
 export interface ApprovalRequest {
@@ -53,6 +54,10 @@ export interface TurnOptions {
   approval: ApprovalPolicy;
   provider: ProviderContext;
   fitMessages?: FitMessages;
+  /** The budgets in money, requests and time this turn's requests count against. */
+  spend?: SpendGuard;
+  /** Whether a finished call's result reports a failure (a command's non-zero exit), as its tool's spec says. */
+  resultFailed?: (toolName: string, output: unknown) => boolean;
   /** Called with the provider-reported usage of each kept step and the messages that produced it. */
   onStepUsage?: (sent: readonly ModelMessage[], usage: TokenUsage) => void;
 }

@@ -2,7 +2,10 @@ import type { ThinkingSetting } from '../providers/thinking.ts';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import type { SearchConfig } from '../tools/web/web-config.ts';
+import type { ModelPrice } from '../providers/model-catalogue.ts';
+import type { BreakerSettings, BudgetLimits } from './settings/budget-settings.ts';
 import type { LoadedSettings } from './settings/load-settings.ts';
+import type { StatusLineSetting } from './settings/status-line-setting.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
 
@@ -54,6 +57,14 @@ export interface Config {
   sandbox?: SandboxSettings;
   /** SYLVAN_CACHE, default `explicit` (see providers/cache-markers.ts). */
   cache?: CacheMode;
+  /** Budgets in money, requests and time (settings/budget-settings.ts); absent ones do not apply. */
+  budgets?: BudgetLimits;
+  /** The circuit breaker's thresholds (settings `circuitBreaker`); the loop's defaults without. */
+  breaker?: BreakerSettings;
+  /** Settings `statusLine`: the command whose first line is the row under the prompt (user file only). */
+  statusLine?: StatusLineSetting;
+  /** The user's own prices per million tokens, by model name or prefix (settings `prices`). */
+  prices?: Record<string, ModelPrice>;
 }
 
 /**

@@ -21,6 +21,16 @@ Model and provider:
    SYLVAN_THINKING_BUDGET, SYLVAN_MAX_STEPS, SYLVAN_TOKEN_BUDGET,
    SYLVAN_TIMEOUT)
 
+Budgets (money in the provider's currency: ¥ on DashScope's mainland endpoint):
+      --turn-cost-budget AMOUNT      money per turn
+      --session-cost-budget AMOUNT   money per session, --continue included
+      --session-request-budget N     model requests per session
+      --turn-time-budget SECONDS     wall-clock time per turn
+      --session-time-budget SECONDS  time spent in turns this run
+  (or SYLVAN_TURN_COST_BUDGET, SYLVAN_SESSION_COST_BUDGET,
+   SYLVAN_SESSION_REQUEST_BUDGET, SYLVAN_TURN_TIME_BUDGET,
+   SYLVAN_SESSION_TIME_BUDGET; a folder may only lower them)
+
 Approval and safety:
   -y, --yes                approve every tool call (file writes, commands, MCP
                            tools) without asking
@@ -52,6 +62,11 @@ const VALUE_EXAMPLES: Record<string, string> = {
   '--sandbox': '--sandbox auto',
   '--mode': '--mode plan',
   '--thinking-budget': '--thinking-budget 2000',
+  '--turn-cost-budget': '--turn-cost-budget 0.5',
+  '--session-cost-budget': '--session-cost-budget 2',
+  '--session-request-budget': '--session-request-budget 200',
+  '--turn-time-budget': '--turn-time-budget 600',
+  '--session-time-budget': '--session-time-budget 3600',
 };
 
 /**

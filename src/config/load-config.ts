@@ -11,6 +11,8 @@ import type { SettingsSources } from './settings/sources.ts';
 import { parseCommandLine } from './flags.ts';
 import { chooseModel, chooseProvider } from './provider-choice.ts';
 import { resolveApprovalMode } from './settings/approval-mode-setting.ts';
+import { resolveBreaker, resolveBudgets, resolvePrices } from './settings/budget-settings.ts';
+import { resolveStatusLine } from './settings/status-line-setting.ts';
 
 const configError = (message: string) => new ConfigError(message);
 
@@ -41,6 +43,8 @@ export function loadConfig(argv: string[], environment: Environment, cwd: string
   const cache = oneOf(sources, 'SYLVAN_CACHE', ['explicit', 'implicit', 'off'] as const, 'explicit, implicit or off');
   const weather = oneOf(sources, 'SYLVAN_WEATHER', ['live', 'sample'] as const, 'live or sample');
 
+  const prices = resolvePrices(settings.layers, layers.fileNotes, configError);
+  const statusLine = resolveStatusLine(settings.layers, layers.fileNotes, configError);
   return {
     ...chosen,
     model,
@@ -81,6 +85,10 @@ export function loadConfig(argv: string[], environment: Environment, cwd: string
       fail: configError,
     }),
     cache: cache ?? 'explicit',
+    budgets: resolveBudgets({ flags, environment, dotenv: layers.dotenv, layers: settings.layers, fail: configError }),
+    breaker: resolveBreaker(settings.layers, configError),
+    prices,
+    ...(statusLine && { statusLine }),
   };
 }
 

@@ -1,9 +1,24 @@
 /**
  * What Sylvan knows about the models users pick: context window, whether the model thinks, and
  * list price. Matched by prefix, longest first, so `qwen-plus-latest` and `qwen-plus-2025-09-11`
- * both find `qwen-plus`. Prices are USD per million tokens (input, output, cached input) from the
- * providers' public international price lists; they are estimates for /usage, not bills.
+ * both find `qwen-plus`. Prices are per million tokens (input, output, cached input), estimates for
+ * /usage and the money budgets, not bills: `price` in USD from the providers' international price
+ * lists (DashScope's international endpoint, OpenAI, DeepSeek), `cnyPrice` in CNY from Model Studio's
+ * mainland-China list, the lowest input tier (short prompts). Both as listed on `PRICES_AS_OF`.
  */
+
+/** When the prices below were taken from the providers' price lists (docs/budgets.md lists them). */
+export const PRICES_AS_OF = '2026-12-04';
+
+/** The currency a provider bills in: CNY on DashScope's mainland endpoint, USD elsewhere. */
+export type Currency = 'CNY' | 'USD';
+
+/** Per million tokens, in one currency; `cachedInput` is a published price for a cache hit. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cachedInput?: number;
+}
 
 /**
  * `hybrid`: thinks when asked (`enable_thinking`, Qwen3 and its commercial siblings);
@@ -18,7 +33,9 @@ export interface ModelEntry {
    * `cachedInput` is a provider's published price for a cache hit. DashScope's models are priced by
    * the rates of its context cache instead (`DASHSCOPE_CACHE_RATES`): `dashscopeCache` marks them.
    */
-  price?: { input: number; output: number; cachedInput?: number };
+  price?: ModelPrice;
+  /** The same model's price on DashScope's mainland-China endpoint, in CNY. */
+  cnyPrice?: ModelPrice;
   dashscopeCache?: true;
   /** The model reads pictures in user messages (`@picture.png`). */
   images?: true;
@@ -50,24 +67,24 @@ const EXPLICIT_CACHE_MODELS: ReadonlySet<string> = new Set([
 ]);
 
 const CATALOGUE: Record<string, ModelEntry> = {
-  'qwen3-max': { contextTokens: 262_144, thinking: 'hybrid', price: { input: 1.2, output: 6 }, dashscopeCache: true },
-  'qwen-max': { contextTokens: 32_768, thinking: 'never', price: { input: 1.6, output: 6.4 }, dashscopeCache: true },
-  'qwen-plus': { contextTokens: 131_072, thinking: 'hybrid', price: { input: 0.4, output: 1.2 }, dashscopeCache: true },
-  'qwen-flash': { contextTokens: 1_000_000, thinking: 'hybrid', price: { input: 0.05, output: 0.4 }, dashscopeCache: true },
-  'qwen-turbo': { contextTokens: 1_000_000, thinking: 'hybrid', price: { input: 0.05, output: 0.2 }, dashscopeCache: true },
-  'qwen-long': { contextTokens: 10_000_000, thinking: 'never', price: { input: 0.07, output: 0.28 } },
-  'qwen3-coder-plus': { contextTokens: 1_000_000, thinking: 'never', price: { input: 1, output: 5 }, dashscopeCache: true },
-  'qwen3-coder-flash': { contextTokens: 1_000_000, thinking: 'never', price: { input: 0.3, output: 1.5 }, dashscopeCache: true },
-  'qwq-plus': { contextTokens: 131_072, thinking: 'always', price: { input: 0.8, output: 2.4 } },
+  'qwen3-max': { contextTokens: 262_144, thinking: 'hybrid', price: { input: 1.2, output: 6 }, cnyPrice: { input: 2.5, output: 10 }, dashscopeCache: true },
+  'qwen-max': { contextTokens: 32_768, thinking: 'never', price: { input: 1.6, output: 6.4 }, cnyPrice: { input: 2.4, output: 9.6 }, dashscopeCache: true },
+  'qwen-plus': { contextTokens: 131_072, thinking: 'hybrid', price: { input: 0.4, output: 1.2 }, cnyPrice: { input: 0.8, output: 2 }, dashscopeCache: true },
+  'qwen-flash': { contextTokens: 1_000_000, thinking: 'hybrid', price: { input: 0.05, output: 0.4 }, cnyPrice: { input: 0.15, output: 1.5 }, dashscopeCache: true },
+  'qwen-turbo': { contextTokens: 1_000_000, thinking: 'hybrid', price: { input: 0.05, output: 0.2 }, cnyPrice: { input: 0.3, output: 0.6 }, dashscopeCache: true },
+  'qwen-long': { contextTokens: 10_000_000, thinking: 'never', price: { input: 0.07, output: 0.28 }, cnyPrice: { input: 0.5, output: 2 } },
+  'qwen3-coder-plus': { contextTokens: 1_000_000, thinking: 'never', price: { input: 1, output: 5 }, cnyPrice: { input: 4, output: 16 }, dashscopeCache: true },
+  'qwen3-coder-flash': { contextTokens: 1_000_000, thinking: 'never', price: { input: 0.3, output: 1.5 }, cnyPrice: { input: 1, output: 4 }, dashscopeCache: true },
+  'qwq-plus': { contextTokens: 131_072, thinking: 'always', price: { input: 0.8, output: 2.4 }, cnyPrice: { input: 1.6, output: 4 } },
   'qwq-32b': { contextTokens: 131_072, thinking: 'always' },
-  'qwen3-235b-a22b': { contextTokens: 131_072, thinking: 'hybrid', price: { input: 0.7, output: 2.8 } },
-  'qwen3-235b-a22b-thinking-2507': { contextTokens: 131_072, thinking: 'always', price: { input: 0.7, output: 8.4 } },
-  'qwen3-235b-a22b-instruct-2507': { contextTokens: 131_072, thinking: 'never', price: { input: 0.7, output: 2.8 } },
-  'qwen3-30b-a3b-thinking-2507': { contextTokens: 131_072, thinking: 'always', price: { input: 0.2, output: 2.4 } },
-  'qwen3-30b-a3b-instruct-2507': { contextTokens: 131_072, thinking: 'never', price: { input: 0.2, output: 0.8 } },
-  'qwen3-next-80b-a3b-thinking': { contextTokens: 131_072, thinking: 'always', price: { input: 0.15, output: 1.2 } },
-  'qwen3-next-80b-a3b-instruct': { contextTokens: 131_072, thinking: 'never', price: { input: 0.15, output: 1.2 } },
-  'qwen3-32b': { contextTokens: 131_072, thinking: 'hybrid', price: { input: 0.7, output: 2.8 } },
+  'qwen3-235b-a22b': { contextTokens: 131_072, thinking: 'hybrid', price: { input: 0.7, output: 2.8 }, cnyPrice: { input: 2, output: 8 } },
+  'qwen3-235b-a22b-thinking-2507': { contextTokens: 131_072, thinking: 'always', price: { input: 0.7, output: 8.4 }, cnyPrice: { input: 2, output: 20 } },
+  'qwen3-235b-a22b-instruct-2507': { contextTokens: 131_072, thinking: 'never', price: { input: 0.7, output: 2.8 }, cnyPrice: { input: 2, output: 8 } },
+  'qwen3-30b-a3b-thinking-2507': { contextTokens: 131_072, thinking: 'always', price: { input: 0.2, output: 2.4 }, cnyPrice: { input: 0.75, output: 7.5 } },
+  'qwen3-30b-a3b-instruct-2507': { contextTokens: 131_072, thinking: 'never', price: { input: 0.2, output: 0.8 }, cnyPrice: { input: 0.75, output: 3 } },
+  'qwen3-next-80b-a3b-thinking': { contextTokens: 131_072, thinking: 'always', price: { input: 0.15, output: 1.2 }, cnyPrice: { input: 1, output: 10 } },
+  'qwen3-next-80b-a3b-instruct': { contextTokens: 131_072, thinking: 'never', price: { input: 0.15, output: 1.2 }, cnyPrice: { input: 1, output: 4 } },
+  'qwen3-32b': { contextTokens: 131_072, thinking: 'hybrid', price: { input: 0.7, output: 2.8 }, cnyPrice: { input: 2, output: 8 } },
   // Vision models of DashScope (Model Studio's visual-understanding models), their context windows from its model pages.
   'qwen-vl-max': { contextTokens: 131_072, thinking: 'never', images: true },
   'qwen-vl-plus': { contextTokens: 131_072, thinking: 'never', images: true },
@@ -149,34 +166,79 @@ export interface PricedUsage {
 }
 
 export interface CostEstimate {
-  /** USD for everything. */
+  currency: Currency;
+  /** Everything, in `currency`. */
   total: number;
-  /** USD for the input as billed (hits and creation at their rates). */
+  /** The input as billed (hits and creation at their rates). */
   input: number;
-  /** USD the same input would cost with no cache at all. */
+  /** What the same input would cost with no cache at all. */
   inputWithoutCache: number;
 }
 
-/** Estimated cost in USD with its input part, or undefined when the price table does not know the model. */
-export function estimateCosts(model: string, usage: PricedUsage): CostEstimate | undefined {
-  const price = find(model)?.price;
+/**
+ * How requests are priced: the provider's currency, and the user's own prices (settings `prices`,
+ * per million tokens in that currency, matched by prefix like the catalogue) ahead of the catalogue's.
+ */
+export interface Pricing {
+  currency: Currency;
+  overrides?: Readonly<Record<string, ModelPrice>>;
+}
+
+const USD_PRICING: Pricing = { currency: 'USD' };
+
+/** The model's price in the pricing's currency: the user's override, else the catalogue's; undefined when neither knows it. */
+export function priceOf(model: string, pricing: Pricing = USD_PRICING): ModelPrice | undefined {
+  const overrides = pricing.overrides ?? {};
+  const own = Object.keys(overrides)
+    .sort((a, b) => b.length - a.length)
+    .find((prefix) => model.startsWith(prefix));
+  if (own !== undefined) return overrides[own];
+  const entry = find(model);
+  return pricing.currency === 'CNY' ? entry?.cnyPrice : entry?.price;
+}
+
+/** The currency DashScope bills at this base URL: USD on its international and US endpoints, CNY on the mainland one (and any other). */
+export function currencyOf(provider: string, baseURL: string | undefined): Currency {
+  if (provider !== 'dashscope') return 'USD';
+  let host = '';
+  try {
+    host = new URL(baseURL ?? '').hostname;
+  } catch {
+    // No URL: the default, mainland endpoint.
+  }
+  return /^dashscope-(intl|us)\./.test(host) ? 'USD' : 'CNY';
+}
+
+/** Estimated cost with its input part, or undefined when no price is known for the model. */
+export function estimateCosts(model: string, usage: PricedUsage, pricing: Pricing = USD_PRICING): CostEstimate | undefined {
+  const price = priceOf(model, pricing);
   if (!price) return undefined;
   const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
   const explicit = Math.min(usage.explicitCachedInputTokens ?? 0, cached);
   const creation = Math.min(usage.cacheCreationInputTokens ?? 0, usage.inputTokens - cached);
   const fresh = usage.inputTokens - cached - creation;
   let input: number;
-  if (find(model)?.dashscopeCache) {
+  if (find(model)?.dashscopeCache && price.cachedInput === undefined) {
     const rates = DASHSCOPE_CACHE_RATES;
     input = price.input * (fresh + creation * rates.creation + explicit * rates.explicitHit + (cached - explicit) * rates.implicitHit);
   } else {
     input = fresh * price.input + creation * price.input + cached * (price.cachedInput ?? price.input);
   }
   const output = usage.outputTokens * price.output;
-  return { total: (input + output) / 1_000_000, input: input / 1_000_000, inputWithoutCache: (usage.inputTokens * price.input) / 1_000_000 };
+  return {
+    currency: pricing.currency,
+    total: (input + output) / 1_000_000,
+    input: input / 1_000_000,
+    inputWithoutCache: (usage.inputTokens * price.input) / 1_000_000,
+  };
 }
 
-/** Estimated cost in USD, or undefined when the price table does not know the model. */
-export function estimateCost(model: string, usage: PricedUsage): number | undefined {
-  return estimateCosts(model, usage)?.total;
+/** Estimated cost, or undefined when no price is known for the model. */
+export function estimateCost(model: string, usage: PricedUsage, pricing?: Pricing): number | undefined {
+  return estimateCosts(model, usage, pricing)?.total;
+}
+
+/** An amount as the user reads it: `¥0.0123`, `$1.2500`. */
+export function formatMoney(amount: number, currency: Currency): string {
+  return `${currency === 'CNY' ? '¥' : '$'}${amount.toFixed(amount >= 100 ? 2 : 4)}`;
 }

@@ -155,6 +155,10 @@ function asRuntime(pieces: RuntimePieces): Runtime {
     get sessionUsage() {
       return session.usage;
     },
+    pricing: session.pricing,
+    get spend() {
+      return { cost: session.spend.cost, currency: session.spend.currency, requests: session.spend.requests };
+    },
     todo,
     get windowTokens() {
       return meter.windowTokens;

@@ -3,7 +3,9 @@ import { SessionCheckpoints } from '../checkpoints/session-checkpoints.ts';
 import type { Config } from '../config/config.ts';
 import { readGitBranch } from '../session/git-branch.ts';
 import { createSession, type SessionWriter } from '../session/store.ts';
+import { currencyOf, type Pricing } from '../providers/model-catalogue.ts';
 import type { ResumedHistory } from './runtime.ts';
+import { SpendMeter } from './spend-meter.ts';
 
 /**
  * The session being written: its transcript, its checkpoints (keyed by the session id, so a
@@ -14,6 +16,10 @@ export class LiveSession {
   writer: SessionWriter;
   checkpoints: SessionCheckpoints;
   usage: TokenUsage;
+  /** The session's spend in money, requests and time, and the budgets it counts against. */
+  readonly spend: SpendMeter;
+  /** The provider's currency (CNY on DashScope's mainland endpoint) and the user's own prices. */
+  readonly pricing: Pricing;
   private saveFailureTold = false;
 
   constructor(
@@ -25,11 +31,22 @@ export class LiveSession {
     this.writer = resumed?.writer ?? this.newWriter();
     this.checkpoints = this.checkpointsOf(this.writer.id);
     this.usage = resumed?.usage ?? emptyUsage();
+    this.pricing = { currency: currencyOf(config.provider, config.baseURL), overrides: config.prices };
+    this.spend = new SpendMeter({ budgets: config.budgets ?? {}, model: modelName, pricing: () => this.pricing }, resumed?.spend);
   }
 
-  /** Saves a request's usage and adds it to the session's. */
+  /** Saves a request made outside a turn (a summary): its usage, counted against the budgets, and its cost. */
   addUsage(usage: TokenUsage): void {
-    this.writer.appendUsage(usage);
+    this.save(usage, this.spend.record(usage));
+  }
+
+  /** Saves the usage of a turn's request (the turn's guard counted it already) with its cost at `model`'s price. */
+  addStepUsage(usage: TokenUsage, model: string): void {
+    this.save(usage, this.spend.costOf(usage, model));
+  }
+
+  private save(usage: TokenUsage, cost: { total: number; currency: string } | undefined): void {
+    this.writer.appendUsage(usage, cost && { amount: cost.total, currency: cost.currency });
     this.usage = addUsage(this.usage, usage);
   }
 
@@ -46,6 +63,7 @@ export class LiveSession {
     this.writer = this.newWriter();
     this.checkpoints = this.checkpointsOf(this.writer.id);
     this.usage = emptyUsage();
+    this.spend.resume(undefined);
   }
 
   /** Closes this session and goes on with a saved one. */
@@ -54,6 +72,7 @@ export class LiveSession {
     this.writer = resumed.writer;
     this.checkpoints = this.checkpointsOf(this.writer.id);
     this.usage = resumed.usage;
+    this.spend.resume(resumed.spend);
     this.saveFailureTold = false;
   }
 

@@ -8,10 +8,11 @@ import type { SessionCheckpoints } from '../checkpoints/session-checkpoints.ts';
 import type { ImageAttachment } from '../files/image-file.ts';
 import type { RuntimeMcp } from '../mcp/runtime-mcp.ts';
 import type { ServerModels } from '../providers/list-models.ts';
+import type { Pricing } from '../providers/model-catalogue.ts';
 import type { ThinkingSetting } from '../providers/thinking.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
 import type { NetworkGrants } from '../sandbox/network-grants.ts';
-import type { SessionWriter } from '../session/store.ts';
+import type { SessionSpend, SessionWriter } from '../session/store.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import type { TodoItem, TodoList } from '../tools/todo/todo-list.ts';
 import type { CallDescription, ToolSpec } from '../tools/tool-spec.ts';
@@ -74,6 +75,10 @@ export interface ShellLines {
 export interface SessionControl {
   readonly conversation: Conversation;
   readonly sessionId: string;
+  /** What the session has cost (in the provider's currency) and how many requests it made, the turns before a resume included. */
+  readonly spend?: { cost: number; currency: string; requests: number };
+  /** How requests are priced: the provider's currency and the user's own prices. */
+  readonly pricing?: Pricing;
   /** Provider-reported usage of this session, including turns before a resume. */
   readonly sessionUsage: TokenUsage;
   /** The model's todo list (`todo_write`), saved with the session and restored by a resume. */
@@ -151,4 +156,6 @@ export interface ResumedHistory {
   writer: SessionWriter;
   usage: TokenUsage;
   todo?: readonly TodoItem[];
+  /** What the session has cost so far (its file keeps the running total). */
+  spend?: SessionSpend;
 }

@@ -21,6 +21,7 @@ import type { ModelChoice } from './model-choice.ts';
 import { noticesBetweenBlocks, type NoticeQueue } from './notice-queue.ts';
 import type { OfferedTools } from './offered-tools.ts';
 import type { TurnRequest, TurnRunner } from './runtime.ts';
+import { withCost } from './turn-cost.ts';
 
 export interface TurnRunnerOptions {
   config: Config;
@@ -107,13 +108,16 @@ export class RuntimeTurns implements TurnRunner {
     const ownModel = request.model !== undefined && request.model !== models.name && config.provider !== 'mock' ? request.model : undefined;
     const answer = ownModel ? models.answerFor(ownModel) : models.answer;
     const planned = request.mode === 'plan' ? offered.planTurn(answer) : { model: answer, instructions: offered.instructions };
+    const spend = session.spend.startTurn(ownModel ?? models.name);
     const loop = agentLoop({
       model: planned.model,
       tools: offered.tools,
       instructions: planned.instructions,
       conversation,
       userMessage: userContent(text, request.images),
-      limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3 },
+      limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3, ...(config.breaker && { breaker: config.breaker }) },
+      spend,
+      resultFailed: (toolName, output) => this.options.specOf(toolName)?.failed?.(output) === true,
       stepTimeoutMs: config.timeoutSeconds * 1000,
       toolTimeoutMs: config.toolTimeoutSeconds * 1000,
       toolTimeoutOf: (toolName) => this.options.specOf(toolName)?.timeoutMs?.(config.toolTimeoutSeconds * 1000),
@@ -127,11 +131,11 @@ export class RuntimeTurns implements TurnRunner {
       },
       onStepUsage: (sent, usage) => {
         meter.countStep(sent, usage);
-        session.addUsage(usage);
+        session.addStepUsage(usage, ownModel ?? models.name);
       },
     });
     const events = withSearchSources(this.options.progress.merge(loop), this.options.searchSources);
-    return yield* this.withTodo(noticesBetweenBlocks(events, notices, () => session.checkpoints.turnStarted()));
+    return yield* withCost(this.withTodo(noticesBetweenBlocks(events, notices, () => session.checkpoints.turnStarted())), spend, session.spend);
   }
 
   /** The turn's events, each followed by the todo list when it changed the list. */

@@ -32,10 +32,13 @@ export interface CompactionEntry {
   messages: ModelMessage[];
 }
 
-/** Provider-reported usage of one turn. */
+/** Provider-reported usage of one request, and what it cost when its price was known. */
 export interface UsageEntry {
   type: 'usage';
   usage: TokenUsage;
+  /** The estimate at the prices of the time, in `currency`: summed on load, so --continue resumes the session's spend. */
+  cost?: number;
+  currency?: string;
 }
 
 /** The model's todo list after a `todo_write`: on load, the last one is the session's list. */

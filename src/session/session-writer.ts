@@ -21,7 +21,7 @@ export interface SessionWriter {
   /** Records a /compact: later loads replace every earlier message with `replacement`. */
   appendCompaction(replacement: ModelMessage[]): void;
   /** Records the provider-reported usage of a turn (summed by `loadSession`). */
-  appendUsage(usage: TokenUsage): void;
+  appendUsage(usage: TokenUsage, cost?: { amount: number; currency: string }): void;
   /** Records the model's todo list as it is now (the last one is restored on load). */
   appendTodo(items: readonly TodoItem[]): void;
   /** Closes the file. A session this writer created and never appended to is deleted, not left empty. */
@@ -146,8 +146,8 @@ class FileSessionWriter implements SessionWriter {
     this.#append({ type: 'compaction', messages: replacement.map(forTranscript) });
   }
 
-  appendUsage(usage: TokenUsage): void {
-    this.#append({ type: 'usage', usage });
+  appendUsage(usage: TokenUsage, cost?: { amount: number; currency: string }): void {
+    this.#append({ type: 'usage', usage, ...(cost && { cost: cost.amount, currency: cost.currency }) });
   }
 
   appendTodo(items: readonly TodoItem[]): void {

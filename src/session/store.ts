@@ -13,6 +13,13 @@ export { SessionLockedError } from './session-lock.ts';
 export { prepareHome, sessionsUnavailable } from './session-home.ts';
 export { latestSession, listSessions, type ListSessionsOptions, type SessionSummary } from './session-list.ts';
 
+/** The running total of a session's spend, kept in its file. */
+export interface SessionSpend {
+  cost: number;
+  currency?: string;
+  requests: number;
+}
+
 export interface LoadedSession {
   meta: SessionMeta;
   /** The history to continue from: replayed, compactions applied, repaired (every tool call answered). */
@@ -21,6 +28,8 @@ export interface LoadedSession {
   usage: TokenUsage;
   /** The model's todo list as the session left it (a /compact keeps it). */
   todo: TodoItem[];
+  /** What the session's requests cost (in the currency of its latest priced request), and how many it made. */
+  spend: SessionSpend;
   /** One line each, for the user: damaged lines skipped, a missing meta line. */
   warnings: string[];
   /**
@@ -53,6 +62,7 @@ export function loadSession(home: string, id: string): LoadedSession {
   let messages: ModelMessage[] = [];
   let usage = emptyUsage();
   let todo: TodoItem[] = [];
+  const spend: SessionSpend = { cost: 0, requests: 0 };
   const lines = text.split('\n');
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
@@ -80,6 +90,13 @@ export function loadSession(home: string, id: string): LoadedSession {
         todo = entry.items;
         break;
       case 'usage':
+        spend.requests++;
+        if (typeof entry.cost === 'number' && Number.isFinite(entry.cost) && entry.cost >= 0 && typeof entry.currency === 'string') {
+          // A session that changed currency (another provider) counts from the change on.
+          if (spend.currency !== undefined && spend.currency !== entry.currency) spend.cost = 0;
+          spend.currency = entry.currency;
+          spend.cost += entry.cost;
+        }
         usage = addUsage(usage, {
           inputTokens: finiteOrZero(entry.usage.inputTokens),
           outputTokens: finiteOrZero(entry.usage.outputTokens),
@@ -96,7 +113,7 @@ export function loadSession(home: string, id: string): LoadedSession {
     meta = { type: 'meta', version: SESSION_FORMAT_VERSION, id, cwd: '', provider: '', model: '', createdAt: modifiedAt(path) };
   }
   const unfinishedCalls = findUnansweredToolCalls(messages).length;
-  return { meta, messages: repairHistory(messages), usage, todo, warnings, unfinishedCalls };
+  return { meta, messages: repairHistory(messages), usage, todo, spend, warnings, unfinishedCalls };
 }
 
 function finiteOrZero(value: unknown): number {

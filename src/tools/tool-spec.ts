@@ -73,6 +73,11 @@ export interface ToolSpec<NAME extends string = string> {
   timeoutMs?: (configuredMs: number) => number;
   /** How a finished call is shown collapsed: a command's last lines, a listing's first findings, else its first line. */
   display?: 'command' | 'listing';
+  /**
+   * Whether a finished call's result reports a failure (a command's non-zero exit): the circuit
+   * breaker counts the same failure again and again. A call that threw is a failure for every tool.
+   */
+  failed?: (output: unknown) => boolean;
   /** A line for the system prompt while the tool is offered: when and how to use it. */
   guidance?: string;
 }

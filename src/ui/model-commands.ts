@@ -39,7 +39,7 @@ export async function modelCommand(argument: string, state: ReplState): Promise<
     return;
   }
   runtime.setModel(name);
-  const priced = estimateCost(name, { inputTokens: 1, outputTokens: 0, cachedInputTokens: 0 }) !== undefined;
+  const priced = estimateCost(name, { inputTokens: 1, outputTokens: 0, cachedInputTokens: 0 }, runtime.pricing) !== undefined;
   const known = contextWindowFor(name) === runtime.windowTokens ? '' : ' (context window kept from SYLVAN_CONTEXT_TOKENS)';
   state.print(
     `  Now using ${sanitizeLine(name)}: ${windowLabel(runtime.windowTokens)} context${known} · ${describeThinking(sanitizeLine(name), runtime.thinking)}${priced ? '' : ' · no known price'}.`,

@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.ts';
-import { emptyUsage, type StopReason } from '../agent/events.ts';
+import { emptyUsage, type StopReason, type TurnCost } from '../agent/events.ts';
 import type { Runtime, TurnRequest } from '../runtime/runtime.ts';
 import { Approval } from '../approval/approval-policy.ts';
 import { pipeCannotAsk } from '../approval/nobody-to-ask.ts';
@@ -13,7 +13,7 @@ import { sanitize, sanitizeLine } from './sanitize.ts';
 import { wrapStyled, wrapToScreen } from './display-width.ts';
 import type { TerminalRenderer } from './terminal-renderer.ts';
 import { ToolCallLog, trackToolEvent } from './tool-calls.ts';
-import { contextFill } from './usage-report.ts';
+import { contextFill, turnCostText } from './usage-report.ts';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { ReplState } from './repl-state.ts';
 import { nextApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
@@ -22,6 +22,7 @@ import type { LoadedCommands } from '../commands/custom-command.ts';
 import { gitBranch } from './git-branch.ts';
 import { startsWithExistingPath } from './input/names-a-path.ts';
 import { promptOutputToggle } from './tool-output/prompt-toggle.ts';
+import { replStatusLine, type ReplStatusLine } from './status-line/repl-status-line.ts';
 
 export interface ReplOptions {
   config: Config;
@@ -54,7 +55,13 @@ export type { ReplState } from './repl-state.ts';
  */
 export async function runRepl(options: ReplOptions): Promise<number> {
   let state: ReplState | undefined;
-  const code = await runLoop(options, (loaded) => (state = loaded));
+  const status = replStatusLine(options.config, options.reader, options.output.isTTY === true, options.now ?? Date.now);
+  let code: number;
+  try {
+    code = await runLoop(options, (loaded) => (state = loaded), status);
+  } finally {
+    status?.close();
+  }
   const runtime = (state as ReplState | undefined)?.runtime;
   // How to come back, once there is something to come back to.
   if (options.reader.interactive && runtime && runtime.conversation.length > 0) {
@@ -65,7 +72,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   return code;
 }
 
-async function runLoop(options: ReplOptions, onState: (state: ReplState) => void): Promise<number> {
+async function runLoop(options: ReplOptions, onState: (state: ReplState) => void, status: ReplStatusLine | undefined): Promise<number> {
   const { reader, output } = options;
   const now = options.now ?? Date.now;
   const colour = chalkFor(output);
@@ -97,7 +104,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     });
   };
   // Read again at every prompt: a command the model ran may have switched the branch.
-  const footer = () => modeFooter(mode, planned, gitBranch(options.config.cwd));
+  const footer = () => status?.footer(modeFooter(mode, planned, gitBranch(options.config.cwd))) ?? modeFooter(mode, planned, gitBranch(options.config.cwd));
 
   const getState = async (): Promise<ReplState> => {
     if (state) return state;
@@ -190,10 +197,12 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   };
 
   while (true) {
+    status?.refresh(mode, state?.runtime);
     const readPromise = reader.read(promptFor(mode), {
       footer: footer(),
       onShiftTab: () => {
         mode = nextApprovalMode(mode);
+        status?.refresh(mode, state?.runtime);
         return { prompt: promptFor(mode), footer: footer() };
       },
       onToggleOutput: promptOutputToggle(() => state?.lastToolCalls ?? [], colour, output),
@@ -277,6 +286,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     current.lastToolCalls = toolCalls.records;
     live?.begin();
     let turnUsage = emptyUsage();
+    let turnCost: TurnCost | undefined;
     let stopReason: StopReason | undefined;
     try {
       const policy = current.approval;
@@ -288,6 +298,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
         await renderer.render(event);
         if (event.type === 'turn-end') {
           turnUsage = event.usage;
+          turnCost = event.cost;
           stopReason = event.stopReason;
           if (event.debug && current.config.debug) print(colour.dim(sanitize(event.debug)));
         }
@@ -305,7 +316,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     if (stopReason !== 'completed') reader.typeAhead?.takeBack();
     if (turnUsage.inputTokens + turnUsage.outputTokens > 0) {
       const context = contextFill(current.runtime);
-      renderer.dimLine(`· ${formatUsage(turnUsage)} · context ${context.percent}% of ${context.window}`);
+      const money = turnCost ? ` · ${turnCostText(turnCost)}` : '';
+      renderer.dimLine(`· ${formatUsage(turnUsage)}${money} · context ${context.percent}% of ${context.window}`);
     }
   }
 }

@@ -5,7 +5,7 @@ import type { TokenUsage } from '../agent/events.ts';
 import type { TodoItem } from '../tools/todo/todo-list.ts';
 import { ConfigError } from '../errors.ts';
 import type { Config } from '../config/config.ts';
-import { latestSession, loadSession, openSessionForAppend, SessionLockedError, sessionsUnavailable, type SessionWriter } from '../session/store.ts';
+import { latestSession, loadSession, openSessionForAppend, SessionLockedError, sessionsUnavailable, type SessionSpend, type SessionWriter } from '../session/store.ts';
 import { sessionPath, sessionsDirectory } from '../session/session-paths.ts';
 import type { LineReader } from './line-reader.ts';
 import { sanitizeLine } from './sanitize.ts';
@@ -17,6 +17,8 @@ export interface ResumedSession {
   usage: TokenUsage;
   /** The model's todo list as the session left it. */
   todo: TodoItem[];
+  /** What the session has cost so far. */
+  spend: SessionSpend;
 }
 
 /** Draws a resumed conversation before the prompt (on a terminal); print mode passes none. */
@@ -131,5 +133,5 @@ export async function openResumed(
   if (open > 0) say(`(${open === 1 ? '1 tool call' : `${open} tool calls`} did not finish when that session ended; marked as interrupted)`);
   const turns = loaded.messages.filter((message) => message.role === 'user' && !isCompactionSummary(message)).length;
   say(`Resumed session ${id} (${turns} earlier turn${turns === 1 ? '' : 's'}).`);
-  return { messages: loaded.messages, writer, usage: loaded.usage, todo: loaded.todo };
+  return { messages: loaded.messages, writer, usage: loaded.usage, todo: loaded.todo, spend: loaded.spend };
 }

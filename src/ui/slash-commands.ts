@@ -102,7 +102,7 @@ const COMMANDS: SlashCommand[] = [
     usage: '/usage',
     summary: 'tokens used this session, and the estimated cost',
     run(_argument, state) {
-      const report = usageReport(state.runtime.model, state.runtime.sessionUsage);
+      const report = usageReport(state.runtime.model, state.runtime.sessionUsage, state.runtime.pricing);
       state.print(report.totals);
       if (report.cache) state.print(report.cache);
       const context = contextFill(state.runtime);

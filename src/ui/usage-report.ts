@@ -1,9 +1,9 @@
 import type { TokenUsage } from '../agent/events.ts';
-import { DASHSCOPE_CACHE_RATES, estimateCosts, pricedByDashScopeCache } from '../providers/model-catalogue.ts';
+import type { TurnCost } from '../agent/events.ts';
+import { DASHSCOPE_CACHE_RATES, estimateCosts, formatMoney, pricedByDashScopeCache, type Currency, type Pricing } from '../providers/model-catalogue.ts';
 
 const count = (value: number) => value.toLocaleString('en-US');
 const percent = (share: number) => `${Math.round(share * 100)}%`;
-const dollars = (value: number) => `$${value.toFixed(4)}`;
 
 export interface UsageReport {
   totals: string;
@@ -19,7 +19,7 @@ export interface UsageReport {
  * took any input, the share served from it and how each part is billed; the estimated cost, and
  * what the cache saved on the input.
  */
-export function usageReport(model: string, usage: TokenUsage): UsageReport {
+export function usageReport(model: string, usage: TokenUsage, pricing?: Pricing): UsageReport {
   const totals = `  session: ${count(usage.inputTokens)} input · ${count(usage.outputTokens)} output · ${count(usage.cachedInputTokens)} cached`;
   let cache: string | undefined;
   const explicit = usage.explicitCachedInputTokens ?? 0;
@@ -36,11 +36,12 @@ export function usageReport(model: string, usage: TokenUsage): UsageReport {
     const share = usage.inputTokens > 0 ? usage.cachedInputTokens / usage.inputTokens : 0;
     cache = `  cache: ${percent(share)} of input served from cache (${parts.join(', ')})`;
   }
-  const cost = estimateCosts(model, usage);
+  const cost = estimateCosts(model, usage, pricing);
   if (cost === undefined) return { totals, cache, unpriced: `  no price known for ${model}` };
+  const money = (value: number) => formatMoney(value, cost.currency);
   const saved = cost.inputWithoutCache - cost.input;
-  const saving = saved > 0 ? `; the cache saved ${dollars(saved)} of ${dollars(cost.inputWithoutCache)} input` : '';
-  return { totals, cache, cost: `  ≈ ${dollars(cost.total)} at ${model} list prices (an estimate)${saving}` };
+  const saving = saved > 0 ? `; the cache saved ${money(saved)} of ${money(cost.inputWithoutCache)} input` : '';
+  return { totals, cache, cost: `  ≈ ${money(cost.total)} at ${model} list prices (an estimate)${saving}` };
 }
 
 /**
@@ -49,4 +50,11 @@ export function usageReport(model: string, usage: TokenUsage): UsageReport {
  */
 export function contextFill(runtime: { contextShare(): number; readonly windowTokens: number }): { percent: number; window: string } {
   return { percent: Math.round(runtime.contextShare() * 100), window: `${Math.round(runtime.windowTokens / 1000)}k` };
+}
+
+/** The turn line's money: `¥0.0123 (40% cached, saved ¥0.0021)`; the share and saving only when a cache served input. */
+export function turnCostText(cost: TurnCost): string {
+  const money = (value: number) => formatMoney(value, cost.currency as Currency);
+  const cached = cost.cachedShare > 0 ? ` (${Math.round(cost.cachedShare * 100)}% cached, saved ${money(cost.saved)})` : '';
+  return `${money(cost.turn)}${cached}`;
 }

@@ -204,7 +204,10 @@ describe("the turn's abort signal", () => {
     const onWarning = (warning: Error) => warnings.push(warning.name);
     process.on('warning', onWarning);
     try {
-      const turn = agentLoop(options(model, { tools: loggingTools([]), abortSignal: controller.signal }));
+      // Forty calls that differ only in a number: the circuit breaker, which would stop them, is set aside.
+      const breaker = { nearIdenticalCalls: 1000, cycleRepeats: 1000, sameFailures: 1000, stepsWithoutProgress: 1000 };
+      const limits = { maxSteps: 50, tokenBudget: 1e9, maxIdenticalCalls: 3, breaker };
+      const turn = agentLoop(options(model, { tools: loggingTools([]), abortSignal: controller.signal, limits }));
       for await (const event of turn) {
         if (event.type === 'step-start' || event.type === 'turn-end') seen.push(getEventListeners(controller.signal, 'abort').length);
         if (event.type === 'turn-end') assert.equal(event.stopReason, 'completed', event.message);

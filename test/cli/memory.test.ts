@@ -518,12 +518,13 @@ describe('memory: /usage', () => {
     }
     return text('Done.', { usage });
   };
-  // qwen-plus list prices per million: 0.4 in, 1.2 out; cached input (no cache_type: DashScope's implicit cache) at 20% of the input price.
-  const expectedInput = ((120_000 - 20_000) * 0.4 + 20_000 * 0.4 * 0.2) / 1_000_000;
-  const expectedCost = expectedInput + (15_000 * 1.2) / 1_000_000;
-  const dollars = (value: number) => value.toFixed(4).replace('.', '\\.');
+  // qwen-plus on DashScope's mainland endpoint (a loopback server counts as one), per million: ¥0.8 in, ¥2 out;
+  // cached input (no cache_type: DashScope's implicit cache) at 20% of the input price.
+  const expectedInput = ((120_000 - 20_000) * 0.8 + 20_000 * 0.8 * 0.2) / 1_000_000;
+  const expectedCost = expectedInput + (15_000 * 2) / 1_000_000;
+  const yuan = (value: number) => value.toFixed(4).replace('.', '\\.');
 
-  test('sums the usage the server reported, with a cost estimate at qwen-plus prices; --continue keeps the totals', CLI_TEST_TIMEOUT, async () => {
+  test('sums the usage the server reported, with a cost estimate in yuan at qwen-plus prices and the cached share; --continue keeps the totals', CLI_TEST_TIMEOUT, async () => {
     const server = await serve({ respond, summarize: () => 'unused' });
     const cwd = tempWorkspace('sylvan-memory-');
     const env = dashscope(server, { SYLVAN_MODEL: 'qwen-plus' });
@@ -532,11 +533,13 @@ describe('memory: /usage', () => {
     assert.equal(server.requests.length, 3);
     assert.match(result.stdout, /^ {2}session: 120,000 input · 15,000 output · 20,000 cached$/m);
     assert.match(result.stdout, /^ {2}cache: 17% of input served from cache \(20,000 implicit hits at 20%\)$/m);
-    const saved = (120_000 * 0.4) / 1_000_000 - expectedInput;
+    const saved = (120_000 * 0.8) / 1_000_000 - expectedInput;
     assert.match(
       result.stdout,
-      new RegExp(`^ {2}≈ \\$${dollars(expectedCost)} at qwen-plus list prices \\(an estimate\\); the cache saved \\$${dollars(saved)} of \\$0\\.0480 input$`, 'm'),
+      new RegExp(`^ {2}≈ ¥${yuan(expectedCost)} at qwen-plus list prices \\(an estimate\\); the cache saved ¥${yuan(saved)} of ¥0\\.0960 input$`, 'm'),
     );
+    // The turn line shows the turn's money beside its tokens, with the cached share and the saving.
+    assert.match(result.stdout, /^· .* in · .* out · ¥0\.\d{4} \(\d+% cached, saved ¥0\.\d{4}\) · context/m);
 
     const resumed = await runCliInProcess({ cwd, env, args: ['--continue'], stdin: '/usage\n' });
     assert.equal(resumed.code, 0, resumed.stderr);

@@ -43,7 +43,22 @@ export const SETTING_OPTIONS: Record<string, SettingOption> = {
 };
 
 /** The keys a settings file may hold besides the options. */
-export const STRUCTURED_KEYS = ['$schema', 'permissions', 'mcpServers', 'sandbox'] as const;
+export const STRUCTURED_KEYS = [
+  '$schema',
+  'permissions',
+  'mcpServers',
+  'sandbox',
+  // Read by budget-settings.ts: a folder's file may only lower a budget or a threshold, and may not set prices.
+  'turnCostBudget',
+  'sessionCostBudget',
+  'sessionRequestBudget',
+  'turnTimeBudget',
+  'sessionTimeBudget',
+  'circuitBreaker',
+  'prices',
+  // Read by the REPL (ui/status-line/): the user's own file only.
+  'statusLine',
+] as const;
 
 /** Checks one option's value by hand (zod waits until after the prompt); returns what is wrong, or the value as text. */
 export function checkOption(type: OptionType, value: unknown): { text: string } | { problem: string } {

@@ -14,6 +14,8 @@ export const runCommandSpec: ToolSpec<'run_command'> = {
   checkpoint: 'command',
   timeoutMs: (configuredMs) => Math.max(RUN_COMMAND_LOOP_TIMEOUT_MS, configuredMs),
   display: 'command',
+  // The result starts with how the command ended (command-result.ts): anything but exit code 0 failed.
+  failed: (output) => typeof output === 'string' && !output.startsWith('exit code 0 '),
   guidance:
     'When the user wants something done in the workspace (run tests or a build, change part of a file, find where something is), do it with run_command, edit_file and search_files instead of telling them what to type; the user approves each command and edit.',
 };

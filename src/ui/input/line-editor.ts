@@ -183,6 +183,13 @@ export class LineEditor implements LineReader {
    * ↑/↓ move the mark and Enter picks the marked one; Esc, Ctrl-C and Ctrl-D come back as such.
    * The message being typed (if any) waits, as for a question.
    */
+  setFooter(footer: string): void {
+    const read = this.active;
+    if (!read?.message || read.footer === footer) return;
+    read.footer = footer;
+    if (!this.choosing && !this.finishing) this.draw();
+  }
+
   choose(question: string, choices: readonly Choice[]): Promise<ChoiceResult> {
     if (this.closed) return Promise.resolve({ kind: 'eof' });
     this.stashed = { text: this.buffer.text, cursor: this.buffer.cursor };

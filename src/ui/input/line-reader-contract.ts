@@ -76,6 +76,8 @@ export interface LineReader {
   onInterrupt?(handler: () => void): () => void;
   /** Readers that hold the terminal: what is typed while a turn runs. */
   readonly typeAhead?: TypeAhead;
+  /** Readers that hold the terminal: replaces the row under the message being typed (the status line), redrawn at once. */
+  setFooter?(footer: string): void;
   /** Ctrl+O pressed while nothing is being read (a turn runs). Returns the unsubscribe. */
   onToggleOutput?(handler: () => void): () => void;
   /** Readers that hold the terminal: prints lines above the input being typed, which is drawn again under them. */
