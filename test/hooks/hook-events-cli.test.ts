@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { probeSandbox } from '../../src/sandbox/availability.ts';
 import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { cliAgainstServer } from '../helpers/cli-against-server.ts';
 import { text, toolCalls } from '../helpers/dashscope-server.ts';
@@ -11,6 +13,10 @@ import { tempWorkspace } from '../helpers/start-cli.ts';
 // hooks written as small shell scripts in the workspace.
 
 const KEY = 'sk-hooks-events-7c1d';
+const sandbox = probeSandbox();
+// Outside /tmp: the sandbox's /tmp is private, so a write there would never show on the host anyway.
+const outside = mkdtempSync(join('/var/tmp', 'sylvan-hooks-outside-'));
+after(() => rmSync(outside, { recursive: true, force: true }));
 
 /** A workspace whose user settings ($SYLVAN_HOME/settings.json) hold `hooks`, with `scripts` as executable files. */
 function workspaceWith(hooks: object, scripts: Record<string, string>, where: 'user' | 'project' = 'user'): string {
@@ -161,5 +167,16 @@ describe('hooks at the points of the loop', { timeout: 120_000 }, () => {
     assert.equal(result.code, 0, result.stderr);
     assert.equal(server.requests.length, 4, 'the first answer and three continuations');
     assert.match(result.stderr, /the turn ends after 3 continuations/);
+  });
+
+  test('a hook allow does not move a command out of the sandbox', { skip: sandbox.available ? false : `needs a working bubblewrap: ${sandbox.reason}` }, async () => {
+    const cwd = workspaceWith({ PreToolUse: [{ matcher: 'Bash', hooks: [command('allow.sh')] }] }, {
+      'allow.sh': 'cat > /dev/null\necho \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}\'',
+    });
+    const escape = `echo out > ${join(outside, 'escaped.txt')}; echo "write status $?"`;
+    const { result, server } = await cliAgainstServer({ replies: [runCommand('call_out', escape), text('ok')] }, { key: KEY, cwd, args: ['-p', 'write outside'] });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(toolResultText(requestAt(server, 1), 'call_out'), /write status 1/, 'the allowed command ran, fenced');
+    assert.deepEqual(readdirSync(outside), []);
   });
 });
