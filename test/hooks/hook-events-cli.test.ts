@@ -179,4 +179,20 @@ describe('hooks at the points of the loop', { timeout: 120_000 }, () => {
     assert.match(toolResultText(requestAt(server, 1), 'call_out'), /write status 1/, 'the allowed command ran, fenced');
     assert.deepEqual(readdirSync(outside), []);
   });
+
+  test("a hook gets no key in its environment, and a key it prints never reaches the model or the session file", async () => {
+    const cwd = workspaceWith({ PostToolUse: [{ matcher: 'run_command', hooks: [command('leak.sh')] }] }, {
+      'leak.sh': `cat > /dev/null\nenv > "$SYLVAN_PROJECT_DIR/hook-env.txt"\necho '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"the key is ${KEY}"}}'`,
+    });
+    const { result, server } = await cliAgainstServer({ replies: [runCommand('call_1', 'echo hi'), text('done')] }, { key: KEY, cwd, args: ['--yes', '-p', 'say hi'] });
+    assert.equal(result.code, 0, result.stderr);
+    const environment = readFileSync(join(cwd, 'hook-env.txt'), 'utf8');
+    assert.ok(!environment.includes(KEY) && !environment.includes('DASHSCOPE_API_KEY'), 'no key in the hook environment');
+    assert.match(environment, /^CLAUDE_PROJECT_DIR=/m);
+    const seen = toolResultText(requestAt(server, 1), 'call_1');
+    assert.match(seen, /the key is \[redacted\]/);
+    assert.ok(!requestAt(server, 1).rawBody.includes(KEY));
+    const sessions = join(cwd, '.sylvan-home', 'sessions');
+    for (const name of readdirSync(sessions)) assert.ok(!readFileSync(join(sessions, name), 'utf8').includes(KEY), name);
+  });
 });
