@@ -54,7 +54,7 @@ export const SPAWNING_FILES = {
   'test/cli/undo-after-commands.test.ts': { seconds: 20, waitsFor: '2 terminal sessions of 10 and 9 turns: commands undone, a 21 MB file made, 16 parallel edits, a FIFO .gitignore, the shadow repository deleted and locked' },
   'test/docs/global-install.test.ts': { seconds: 10, waitsFor: "one offline `npm install -g .` into a temp prefix, then one print-mode run of the installed command" },
   'test/mcp/mcp-descendants.test.ts': { seconds: 10, waitsFor: "3 CLI runs whose MCP server's setsid grandchild must end with them, one killed with SIGKILL" },
-  'test/hooks/hook-events-cli.test.ts': { seconds: 20, waitsFor: '9 CLI runs against a loopback model, each running shell-script hooks' },
+  'test/hooks/hook-events-cli.test.ts': { seconds: 20, waitsFor: '12 CLI runs against a loopback model, each running shell-script hooks (one in bubblewrap)' },
   'test/hooks/hook-processes-cli.test.ts': { seconds: 20, waitsFor: '5 CLI runs: a hook past its timeout, one ended by Ctrl-C, a project hook before, at and after its trust' },
 };
 

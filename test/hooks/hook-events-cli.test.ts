@@ -195,4 +195,27 @@ describe('hooks at the points of the loop', { timeout: 120_000 }, () => {
     const sessions = join(cwd, '.sylvan-home', 'sessions');
     for (const name of readdirSync(sessions)) assert.ok(!readFileSync(join(sessions, name), 'utf8').includes(KEY), name);
   });
+
+  test('SessionStart context reaches the first request, SessionEnd runs at exit, a PreCompact exit 2 keeps the history', async () => {
+    const cwd = workspaceWith(
+      {
+        SessionStart: [{ matcher: 'startup', hooks: [command('start.sh')] }],
+        PreCompact: [{ matcher: 'manual', hooks: [command('compact.sh')] }],
+        SessionEnd: [{ hooks: [command('end.sh')] }],
+      },
+      {
+        'start.sh': 'cat > /dev/null\necho "the build is red since Monday"',
+        'compact.sh': 'cat > /dev/null\necho "keep the whole history for the audit" >&2\nexit 2',
+        'end.sh': 'cat > "$SYLVAN_PROJECT_DIR/end.json"',
+      },
+    );
+    const { result, server } = await cliAgainstServer({ replies: [text('noted')] }, { key: KEY, cwd, stdin: 'hello\n/compact\n' });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(server.requests.length, 1, 'no summary was asked for');
+    assert.match(JSON.stringify(requestAt(server, 0).body?.messages), /\[SessionStart hook\] the build is red since Monday/);
+    assert.match(result.stdout, /A PreCompact hook kept the history as it is: keep the whole history for the audit/);
+    const end = JSON.parse(readFileSync(join(cwd, 'end.json'), 'utf8')) as Record<string, unknown>;
+    assert.equal(end.hook_event_name, 'SessionEnd');
+    assert.equal(end.reason, 'prompt_input_exit');
+  });
 });
