@@ -170,6 +170,7 @@ async function runPrintMode(config: Config, question: string | undefined, io: Cl
       customCommands,
     });
   } finally {
+    await runtime.endSession('other');
     runtime.close();
     await runtime.mcp.close();
     stopListening();
@@ -240,6 +241,7 @@ async function runReplMode(config: Config, io: CliIo, customCommands: LoadedComm
     });
     return settingsError ? fail(settingsError, debug, io.stderr) : code;
   } finally {
+    await runtime?.endSession('prompt_input_exit');
     runtime?.close();
     reader.close();
     await runtime?.mcp.close();

@@ -57,6 +57,9 @@ export const SPAWNING_FILES = {
   'test/docs/global-install.test.ts': { seconds: 10, waitsFor: "one offline `npm install -g .` into a temp prefix, then one print-mode run of the installed command" },
   'test/cli/undo-after-interrupt-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session: a command that ignores SIGTERM stopped with Esc (2 s to SIGKILL), then /undo' },
   'test/mcp/mcp-descendants.test.ts': { seconds: 10, waitsFor: "3 CLI runs whose MCP server's setsid grandchild must end with them, one killed with SIGKILL" },
+  'test/hooks/hook-events-cli.test.ts': { seconds: 20, waitsFor: '12 CLI runs against a loopback model, each running shell-script hooks (one in bubblewrap)' },
+  'test/hooks/notification-tmux.test.ts': { seconds: 10, waitsFor: 'one terminal (tmux) session answering an approval' },
+  'test/hooks/hook-processes-cli.test.ts': { seconds: 20, waitsFor: '5 CLI runs: a hook past its timeout, one ended by Ctrl-C, a project hook before, at and after its trust' },
 };
 
 /** Imports that mean a file starts the CLI (or a terminal) itself. */

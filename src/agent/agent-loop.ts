@@ -14,7 +14,10 @@ import { declaredOnly } from './tool-declarations.ts';
 import { splitResponse } from './step-results.ts';
 import type { TurnOptions } from './turn-options.ts';
 
-export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, FitMessages, TurnOptions } from './turn-options.ts';
+export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, FitMessages, LoopHooks, TurnOptions } from './turn-options.ts';
+
+/** How many times a Stop hook may keep one turn going: a hook that always objects cannot loop forever. */
+export const MAX_STOP_CONTINUATIONS = 3;
 
 /**
  * One user turn, by hand: a `while` loop in which each iteration is one model step —
@@ -41,6 +44,7 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
   let usage = emptyUsage();
   let steps = 0;
   let finishReason: string | undefined;
+  let stopContinuations = 0;
 
   const end = (stopReason: StopReason, message?: string, debug?: string): AgentEvent => {
     // A stopped turn may leave calls without results (an interrupt mid-round): answer them, through
@@ -160,6 +164,12 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
         return guard;
       }
       if (!wantsAnotherStep) {
+        const goOn = yield* stopHook(options, step.text, stopContinuations);
+        if (goOn !== undefined) {
+          stopContinuations++;
+          conversation.append({ role: 'user', content: goOn });
+          continue;
+        }
         yield end('completed');
         return 'completed';
       }
@@ -169,4 +179,18 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
     yield end('error', `Internal error: ${error instanceof Error ? error.message : String(error)}`, debugDetail(error));
     return 'error';
   }
+}
+
+/** The Stop hooks' reason to go on (as the model will read it), within the bound; their notes yielded. */
+async function* stopHook(options: TurnOptions, lastText: string, continuations: number): AsyncGenerator<AgentEvent, string | undefined> {
+  if (!options.hooks) return undefined;
+  const answer = await options.hooks.beforeStop(lastText, continuations > 0, options.abortSignal);
+  for (const note of answer.notes) yield { type: 'notice', message: note };
+  if (answer.continueWith === undefined || options.abortSignal.aborted) return undefined;
+  if (continuations >= MAX_STOP_CONTINUATIONS) {
+    yield { type: 'notice', message: `(a Stop hook asked to keep going again; the turn ends after ${MAX_STOP_CONTINUATIONS} continuations)` };
+    return undefined;
+  }
+  yield { type: 'notice', message: '(a Stop hook keeps the turn going)' };
+  return `A Stop hook did not let the turn end yet: ${answer.continueWith}`;
 }

@@ -16,7 +16,9 @@ export type StopReason =
   | 'time-budget'
   | 'timeout'
   | 'aborted'
-  | 'error';
+  | 'error'
+  /** A hook refused the prompt (UserPromptSubmit): nothing was sent. */
+  | 'blocked';
 
 /**
  * Token counts. `cachedInputTokens` is the part of `inputTokens` served from the provider's cache;
@@ -111,7 +113,7 @@ export function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
   return sum;
 }
 
-/** Exit code of print mode for a stop reason: 0 completed, 1 error, 3 guard or timeout, 130 interrupt. */
+/** Exit code of print mode for a stop reason: 0 completed, 1 error, 3 a guard, a timeout or a hook's block, 130 interrupt. */
 export function exitCodeFor(reason: StopReason): number {
   switch (reason) {
     case 'completed':

@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from '../agent/turn-options.ts';
+import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, ApprovalVerdict } from '../agent/turn-options.ts';
 import { planModeRefusal } from '../tools/approval-mode.ts';
 import { builtInSpec } from '../tools/built-in-specs.ts';
 import { onlyReads, type ApprovalScope, type ToolSpec, type ToolSpecLookup } from '../tools/tool-spec.ts';
@@ -42,19 +42,22 @@ export class Approval implements ApprovalPolicy {
   }
 
   /**
-   * Refused (plan mode and a tool not known to only read, even with --yes; nobody to ask), allowed
-   * (auto-edit and a file change inside the workspace, --yes, approved ahead or "always"),
-   * `not-needed` (a read-only tool without a scope, a tool the settings trust) or `ask`.
+   * Refused (plan mode and a tool not known to only read, even with --yes or a hook's allow; nobody
+   * to ask, `unanswered`), allowed (auto-edit and a file change inside the workspace, --yes,
+   * approved ahead, "always", a PreToolUse hook's allow), `not-needed` (a read-only tool without a
+   * scope, a tool the settings trust) or `ask` (also whenever a hook says ask).
    */
-  decide(toolName: string, input: unknown): 'ask' | 'allow' | { deny: string } | 'not-needed' {
+  decide(toolName: string, input: unknown, hook?: 'allow' | 'ask'): ApprovalVerdict {
     const spec = this.specs(toolName);
     const mode = this.modes.mode();
     if (mode === 'plan' && !onlyReads(spec)) return { deny: planModeRefusal(toolName) };
+    const question = (): ApprovalVerdict => ('cannotAsk' in this.options.asker ? { deny: this.options.asker.cannotAsk(toolName), unanswered: true } : 'ask');
+    if (hook === 'ask') return question();
     const scope = scopeOf(toolName, input, spec);
-    if (!scope) return 'not-needed';
+    if (!scope || hook === 'allow') return scope ? 'allow' : 'not-needed';
     if (mode === 'auto-edit' && FILE_CHANGES.has(spec?.kind ?? '') && staysInside(this.modes.workspaceRoot, input)) return 'allow';
     if (this.options.yes || this.approvedAhead.has(scope.key) || this.always.has(scope.key)) return 'allow';
-    return 'cannotAsk' in this.options.asker ? { deny: this.options.asker.cannotAsk(toolName) } : 'ask';
+    return question();
   }
 
   async ask(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalDecision> {

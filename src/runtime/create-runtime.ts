@@ -26,7 +26,9 @@ import { NoticeQueue } from './notice-queue.ts';
 import { OfferedTools } from './offered-tools.ts';
 import type { ResumedHistory, Runtime } from './runtime.ts';
 import { ShellLineRunner } from './shell-line-runner.ts';
+import { createHooks, untrustedHooksNotes } from './session-hooks.ts';
 import { RuntimeTurns } from './turn-runner.ts';
+import type { Hooks } from '../hooks/hook-runner.ts';
 
 export interface RuntimeOptions {
   /** Makes the provider's models: `await loadModelFactory(config)`, which loads its package. */
@@ -61,11 +63,14 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
   /** Told once, with the first turn's notices. */
   const instructionNotes = refusedInstructions.map((line) => `(${line})`);
   const specOf: ToolSpecLookup = (toolName) => builtInSpec(toolName) ?? mcp.toolSpec(toolName);
+  /** Told once, with the first turn's notices. */
+  const untrustedHooksNote: string[] = [];
   const notices = new NoticeQueue([
     () => instructionNotes.splice(0),
     () => mcp.takeWarnings(),
     () => session.checkpoints.takeNotices(),
     () => session.takeSaveFailure(),
+    () => untrustedHooksNote.splice(0),
   ]);
   const shellLines = new ShellLineRunner({
     runCommand: () => tools.run_command as Tool | undefined,
@@ -100,8 +105,10 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
   });
   // SYLVAN_CACHE=off: no cache to keep a prefix stable for, so as much history as fits.
   const meter = new WindowMeter(config.contextTokens, conversation, config.cache === 'off' ? 'turns' : 'chunks', offered);
-  const turns = new RuntimeTurns({ config, conversation, meter, offered, models, session, notices, progress, searchSources, sandbox, todo, secrets, specOf });
-  return asRuntime({ config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines });
+  const hooks = createHooks(config, session, specOf, () => secrets, () => turns.mode);
+  untrustedHooksNote.push(...untrustedHooksNotes(hooks));
+  const turns = new RuntimeTurns({ config, conversation, meter, offered, models, session, notices, progress, searchSources, sandbox, todo, secrets, specOf, hooks });
+  return asRuntime({ config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines, hooks });
 }
 
 /** The pieces a runtime is made of. */
@@ -121,11 +128,12 @@ interface RuntimePieces {
   offered: OfferedTools;
   turns: RuntimeTurns;
   shellLines: ShellLineRunner;
+  hooks: Hooks;
 }
 
 /** The pieces as the one `Runtime` the front ends hold. */
 function asRuntime(pieces: RuntimePieces): Runtime {
-  const { config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines } = pieces;
+  const { config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines, hooks } = pieces;
   // A window set by SYLVAN_CONTEXT_TOKENS stays; the model's own window follows /model.
   const windowFollowsModel = config.contextTokens === contextWindowFor(config.model);
   return {
@@ -178,12 +186,19 @@ function asRuntime(pieces: RuntimePieces): Runtime {
     saveToolOutput: (call, text) => saveToolOutput({ home: config.home, sessionId: session.writer.id, ...call, text, secrets }),
     describeCall: approvalPreview(config, sandbox, specOf, () => session.checkpoints.commands.noteBefore()),
     toolSpec: specOf,
+    hooks,
+    async endSession(reason) {
+      if (!hooks.listens('SessionEnd')) return;
+      await hooks.run('SessionEnd', reason, { reason }, new AbortController().signal);
+    },
     clear() {
+      turns.sessionStart = 'clear';
       session.startNew();
       conversation.replace([]);
       todo.reset();
     },
     resumeSession(resumed) {
+      turns.sessionStart = 'resume';
       session.switchTo(resumed);
       conversation.replace(resumed.messages);
     },

@@ -6,6 +6,7 @@ import type { InstructionFile } from '../agent/project-instructions.ts';
 import type { ApprovalPolicy, ApprovalRequest } from '../agent/turn-options.ts';
 import type { SessionCheckpoints } from '../checkpoints/session-checkpoints.ts';
 import type { ImageAttachment } from '../files/image-file.ts';
+import type { Hooks } from '../hooks/hook-runner.ts';
 import type { RuntimeMcp } from '../mcp/runtime-mcp.ts';
 import type { ServerModels } from '../providers/list-models.ts';
 import type { Pricing } from '../providers/model-catalogue.ts';
@@ -100,6 +101,8 @@ export interface SessionControl {
    * like the transcript; resolves with its path, rejects with a one-line Error.
    */
   saveToolOutput(call: { toolName: string; toolCallId: string }, text: string): Promise<string>;
+  /** Runs the SessionEnd hooks (`reason`: `prompt_input_exit`, `clear`, `other`…); resolves when they have. Never throws. */
+  endSession(reason: string): Promise<void>;
   /** Saves and closes the transcript, and ends the MCP servers. */
   close(): void;
 }
@@ -132,6 +135,8 @@ export interface AgentSetup {
    * when the user answers "run with network" (only offered when `sandbox` is on without network).
    */
   readonly networkGrants: NetworkGrants;
+  /** The hooks of the settings files: what /hooks lists and trusts. */
+  readonly hooks: Hooks;
 }
 
 /**

@@ -2,12 +2,15 @@ import type { ModelMessage } from 'ai';
 import { agentLoop } from '../agent/agent-loop.ts';
 import { compactHistory, type CompactResult } from '../agent/compact.ts';
 import type { Conversation } from '../agent/conversation.ts';
-import type { AgentEvent, StopReason } from '../agent/events.ts';
+import { emptyUsage, type AgentEvent, type StopReason } from '../agent/events.ts';
 import { userContent, withoutImages } from '../agent/image-parts.ts';
 import { redactTurn } from '../agent/redact-secrets.ts';
 import type { ToolProgressChannel } from '../agent/tool-progress-channel.ts';
 import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { Config } from '../config/config.ts';
+import type { Hooks } from '../hooks/hook-runner.ts';
+import { loopHooks } from '../hooks/loop-hooks.ts';
+import type { ApprovalMode } from '../tools/approval-mode.ts';
 import { withSearchSources, type SearchSourceLog } from '../providers/dashscope-search.ts';
 import { acceptsImages } from '../providers/model-catalogue.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
@@ -20,6 +23,7 @@ import type { LiveSession } from './live-session.ts';
 import type { ModelChoice } from './model-choice.ts';
 import { noticesBetweenBlocks, type NoticeQueue } from './notice-queue.ts';
 import type { OfferedTools } from './offered-tools.ts';
+import { beforeTurnHooks } from './session-hooks.ts';
 import type { TurnRequest, TurnRunner } from './runtime.ts';
 import { withCost } from './turn-cost.ts';
 
@@ -38,6 +42,7 @@ export interface TurnRunnerOptions {
   todo: TodoList;
   secrets: readonly string[];
   specOf: ToolSpecLookup;
+  hooks: Hooks;
 }
 
 /**
@@ -51,9 +56,14 @@ export class RuntimeTurns implements TurnRunner {
   private todoChanged = false;
   // Our fetch retries by error code (providers/guarded-fetch.ts); the SDK's status-only retries stay off.
   private readonly sdkRetries: number;
+  /** The mode of the running turn, for the hooks' `permission_mode`. */
+  mode: ApprovalMode = 'ask';
+  /** How this session began, until its SessionStart hooks ran: `startup`, `resume` or `clear`. */
+  sessionStart: string | undefined;
 
   constructor(private readonly options: TurnRunnerOptions) {
     this.sdkRetries = options.config.provider === 'mock' ? options.config.maxRetries : 0;
+    this.sessionStart = options.conversation.length > 0 ? 'resume' : 'startup';
     options.todo.onChange((items) => {
       options.session.writer.appendTodo(items);
       this.todoChanged = true;
@@ -65,8 +75,12 @@ export class RuntimeTurns implements TurnRunner {
   }
 
   /** Replaces the history with a summary of it. Never throws. */
-  async compact(focus: string | undefined, signal: AbortSignal): Promise<CompactResult> {
-    const { config, conversation, meter, offered, models, session } = this.options;
+  async compact(focus: string | undefined, signal: AbortSignal, trigger: 'manual' | 'auto' = 'manual'): Promise<CompactResult> {
+    const { config, conversation, meter, offered, models, session, hooks } = this.options;
+    if (hooks.listens('PreCompact')) {
+      const verdict = await hooks.run('PreCompact', trigger, { trigger, custom_instructions: focus ?? '' }, signal);
+      if (verdict.block) return { ok: false, usage: emptyUsage(), message: `A PreCompact hook kept the history as it is: ${verdict.block.reason}` };
+    }
     const result = await compactHistory({
       model: models.compaction,
       tools: offered.tools,
@@ -97,12 +111,22 @@ export class RuntimeTurns implements TurnRunner {
     yield* notices.drain();
     if (meter.needsCompaction()) {
       yield { type: 'notice', message: '(the conversation is near the context limit: summarising older turns…)' };
-      const result = await this.compact(undefined, signal);
+      const result = await this.compact(undefined, signal, 'auto');
       yield { type: 'notice', message: result.ok ? '(older turns summarised)' : `(${result.message})` };
     }
     if (await offered.refresh()) meter.fitter.reserveFor(offered.instructions, offered.tools);
     await this.tellSandbox();
     yield* notices.drain();
+    this.mode = request.mode ?? 'ask';
+    const start = this.sessionStart;
+    this.sessionStart = undefined;
+    const hooked = yield* beforeTurnHooks(this.options.hooks, start, text, signal);
+    if (hooked.blocked !== undefined) {
+      const message = `A UserPromptSubmit hook blocked this prompt, so nothing was sent: ${hooked.blocked}`;
+      yield { type: 'turn-end', stopReason: 'blocked', usage: emptyUsage(), steps: 0, message };
+      return 'blocked';
+    }
+    const sent = hooked.context.length > 0 ? `${text}\n\n${hooked.context.join('\n\n')}` : text;
     session.checkpoints.beginTurn(text, conversation.length);
     // A command's own model serves this turn only; the provider, key and base URL stay the session's.
     const ownModel = request.model !== undefined && request.model !== models.name && config.provider !== 'mock' ? request.model : undefined;
@@ -114,7 +138,7 @@ export class RuntimeTurns implements TurnRunner {
       tools: offered.tools,
       instructions: planned.instructions,
       conversation,
-      userMessage: userContent(text, request.images),
+      userMessage: userContent(sent, request.images),
       limits: { maxSteps: config.maxSteps, tokenBudget: config.tokenBudget, maxIdenticalCalls: 3, ...(config.breaker && { breaker: config.breaker }) },
       spend,
       resultFailed: (toolName, output) => this.options.specOf(toolName)?.failed?.(output) === true,
@@ -124,6 +148,7 @@ export class RuntimeTurns implements TurnRunner {
       maxRetries: this.sdkRetries,
       abortSignal: signal,
       approval,
+      hooks: loopHooks(this.options.hooks),
       provider: ownModel ? models.providerFor(ownModel, meter.windowTokens) : models.provider,
       fitMessages: (messages) => {
         const fitted = meter.fitter.fit(messages);

@@ -47,8 +47,19 @@ export interface TodoEntry {
   items: TodoItem[];
 }
 
+/** What the user's hooks decided at one event (`hooks/hook-runner.ts`): kept for the record, not read back on load. */
+export interface HookEntry {
+  type: 'hook';
+  event: string;
+  hooks: { hook: string; exit: number | string; ms: number }[];
+  blocked?: string;
+  permission?: string;
+  updatedInput?: true;
+  context?: true;
+}
+
 /** One line of a transcript (`$SYLVAN_HOME/sessions/<id>.jsonl`), one JSON object per line. */
-export type SessionEntry = SessionMeta | MessageEntry | CompactionEntry | UsageEntry | TodoEntry;
+export type SessionEntry = SessionMeta | MessageEntry | CompactionEntry | UsageEntry | TodoEntry | HookEntry;
 
 /** Why a line could not be used: unreadable JSON or a known entry type with the wrong shape. */
 export type EntryProblem = 'damaged';
@@ -78,6 +89,8 @@ export function parseEntry(line: string): SessionEntry | EntryProblem | undefine
       return isRecord(value.usage) ? (value as unknown as UsageEntry) : 'damaged';
     case 'todo':
       return Array.isArray(value.items) && value.items.every(isTodoItem) ? (value as unknown as TodoEntry) : 'damaged';
+    case 'hook':
+      return typeof value.event === 'string' && Array.isArray(value.hooks) ? (value as unknown as HookEntry) : 'damaged';
     default:
       return undefined;
   }

@@ -5,7 +5,7 @@ import type { TokenUsage } from '../agent/events.ts';
 import type { TodoItem } from '../tools/todo/todo-list.ts';
 import { forTranscript } from '../agent/image-parts.ts';
 import { redactSecrets } from '../agent/redact-secrets.ts';
-import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionMeta } from './session-entry.ts';
+import { SESSION_FORMAT_VERSION, type HookEntry, type SessionEntry, type SessionMeta } from './session-entry.ts';
 import { makeFolders, reasonOf } from './session-home.ts';
 import { acquireSessionLock } from './session-lock.ts';
 import { createSessionId, sessionPath, sessionsDirectory } from './session-paths.ts';
@@ -24,6 +24,8 @@ export interface SessionWriter {
   appendUsage(usage: TokenUsage, cost?: { amount: number; currency: string }): void;
   /** Records the model's todo list as it is now (the last one is restored on load). */
   appendTodo(items: readonly TodoItem[]): void;
+  /** Records what the user's hooks decided at one event. */
+  appendHook(entry: Omit<HookEntry, 'type'>): void;
   /** Closes the file. A session this writer created and never appended to is deleted, not left empty. */
   close(): void;
 }
@@ -152,6 +154,10 @@ class FileSessionWriter implements SessionWriter {
 
   appendTodo(items: readonly TodoItem[]): void {
     this.#append({ type: 'todo', items: [...items] });
+  }
+
+  appendHook(entry: Omit<HookEntry, 'type'>): void {
+    this.#append({ type: 'hook', ...entry });
   }
 
   close(): void {

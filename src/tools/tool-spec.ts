@@ -53,6 +53,8 @@ export interface PreviewContext {
 export interface ToolSpec<NAME extends string = string> {
   name: NAME;
   kind: ToolKind;
+  /** What other agents call this tool (Claude Code's `Bash`): a hook's matcher written for them matches it too. */
+  otherNames?: readonly string[];
   /**
    * What a call needs approval for and what an "always" covers. A tool that can change anything
    * declares one (a test holds every registered tool to it); a read-only tool with one is asked

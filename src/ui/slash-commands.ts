@@ -1,6 +1,7 @@
 import { listSessions, sessionsUnavailable } from '../session/store.ts';
 import { parsePromptCall } from '../commands/mcp-prompt-arguments.ts';
 import { cutToWidth } from './display-width.ts';
+import { hooksCommand } from './hooks-command.ts';
 import { showInstructions, showMcpServers } from './mcp-commands.ts';
 import { modelCommand, thinkCommand } from './model-commands.ts';
 import type { ReplState } from './repl-state.ts';
@@ -182,6 +183,12 @@ const COMMANDS: SlashCommand[] = [
     usage: '/mcp',
     summary: 'MCP servers: status, tools, prompts, resources, last error',
     run: (_argument, state) => showMcpServers(state),
+  },
+  {
+    name: '/hooks',
+    usage: '/hooks [trust]',
+    summary: "hooks: what runs at each event, from which file, last run; trust the project's",
+    run: (argument, state) => hooksCommand(argument, state),
   },
   {
     name: '/sandbox',

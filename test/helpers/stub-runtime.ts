@@ -4,6 +4,8 @@ import { emptyUsage } from '../../src/agent/events.ts';
 import { SessionCheckpoints } from '../../src/checkpoints/session-checkpoints.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import type { Config } from '../../src/config/config.ts';
+import { Hooks } from '../../src/hooks/hook-runner.ts';
+import { HookTrust } from '../../src/hooks/hook-trust.ts';
 import { startRuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
 import type { Runtime } from '../../src/runtime/runtime.ts';
 import { CommandSandbox } from '../../src/sandbox/command-sandbox.ts';
@@ -29,6 +31,16 @@ export function stubRuntime<T extends Partial<Runtime>>(overrides: T): Runtime &
     mcp: startRuntimeMcp(config),
     sandbox: new CommandSandbox({ settings: { mode: 'off', network: false, source: 'a test' }, workspaceRoot: workspace, sylvanHome: config.home }),
     networkGrants: new NetworkGrants(),
+    hooks: new Hooks({
+      files: [],
+      trust: new HookTrust(config.home),
+      projectDir: workspace,
+      specOf: builtInSpec,
+      secrets: () => [],
+      session: { id: () => sessionId, transcriptPath: () => '', permissionMode: () => 'default' },
+      record: () => {},
+    }),
+    endSession: async () => {},
     model: 'qwen-plus-latest',
     sessionId,
     windowTokens: 131_072,

@@ -74,7 +74,7 @@ export function loadSettings(home: string, cwd: string, trustedEnvironment: Reco
       const option = SETTING_OPTIONS[key];
       if (!option) {
         if ((STRUCTURED_KEYS as readonly string[]).includes(key)) continue;
-        throw new ConfigError(`${layer.file}: ${key}: unknown setting; known: ${[...Object.keys(SETTING_OPTIONS), 'permissions', 'mcpServers', 'sandbox'].join(', ')}.`);
+        throw new ConfigError(`${layer.file}: ${key}: unknown setting; known: ${[...Object.keys(SETTING_OPTIONS), 'permissions', 'mcpServers', 'sandbox', 'hooks'].join(', ')}.`);
       }
       if (value === null || value === undefined) continue;
       const checked = checkOption(option.type, value);

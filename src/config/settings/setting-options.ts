@@ -48,6 +48,8 @@ export const STRUCTURED_KEYS = [
   'permissions',
   'mcpServers',
   'sandbox',
+  // Read by hooks/: a folder's hooks run only after /hooks trust.
+  'hooks',
   // Read by budget-settings.ts: a folder's file may only lower a budget or a threshold, and may not set prices.
   'turnCostBudget',
   'sessionCostBudget',

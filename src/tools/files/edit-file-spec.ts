@@ -3,6 +3,7 @@ import type { ApprovalScope, ToolSpec } from '../tool-spec.ts';
 /** `edit_file`: replaces text in one file; an "always" covers further edits of the same file this session. */
 export const editFileSpec: ToolSpec<'edit_file'> = {
   name: 'edit_file',
+  otherNames: ['Edit'],
   kind: 'edit',
   scope: editScope,
   describe: async (input, context) => {

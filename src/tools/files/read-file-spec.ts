@@ -1,3 +1,3 @@
 import type { ToolSpec } from '../tool-spec.ts';
 
-export const readFileSpec: ToolSpec<'read_file'> = { name: 'read_file', kind: 'read' };
+export const readFileSpec: ToolSpec<'read_file'> = { name: 'read_file', otherNames: ['Read'], kind: 'read' };

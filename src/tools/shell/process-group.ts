@@ -16,15 +16,15 @@ export interface CommandGroup {
 }
 
 /**
- * Starts `file args` (a shell, or the sandbox around one) in `cwd`: stdin from /dev/null, stdout
+ * Starts `file args` (a shell, or the sandbox around one) in `cwd`: stdin from /dev/null (or a pipe), stdout
  * and stderr piped, no terminal, in a process group of its own so the whole tree can be stopped at
  * once, and with a mark in its environment (`process-marks.ts`) so a descendant that leaves the
  * group is found all the same.
  */
-export function spawnCommandGroup(file: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): CommandGroup {
+export function spawnCommandGroup(file: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, stdin: 'ignore' | 'pipe' = 'ignore'): CommandGroup {
   installExitHook();
   const mark = newProcessMark('command');
-  const child = spawn(file, args, { cwd, env: { ...env, [MARK_VARIABLE]: mark }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(file, args, { cwd, env: { ...env, [MARK_VARIABLE]: mark }, stdio: [stdin, 'pipe', 'pipe'], detached: true });
   if (child.pid !== undefined) liveGroups.add(child.pid);
   return { child, mark };
 }

@@ -5,6 +5,7 @@ import { RUN_COMMAND_LOOP_TIMEOUT_MS } from './command-timeouts.ts';
 /** `run_command`: an "always" covers a command prefix (`npm test …`), never a compound line. */
 export const runCommandSpec: ToolSpec<'run_command'> = {
   name: 'run_command',
+  otherNames: ['Bash'],
   kind: 'command',
   scope: (input) => ({ kind: 'command', ...commandScope(input) }),
   describe: async (input, context) => {

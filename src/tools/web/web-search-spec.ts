@@ -1,4 +1,4 @@
 import type { ToolSpec } from '../tool-spec.ts';
 
 /** Asks nothing: the query goes only to the configured backend. */
-export const webSearchSpec: ToolSpec<'web_search'> = { name: 'web_search', kind: 'search' };
+export const webSearchSpec: ToolSpec<'web_search'> = { name: 'web_search', otherNames: ['WebSearch'], kind: 'search' };

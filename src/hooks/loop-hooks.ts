@@ -1,0 +1,59 @@
+import type { HookedCall, HookNotes, LoopHooks } from '../agent/turn-options.ts';
+import type { Hooks } from './hook-runner.ts';
+import type { HookVerdict } from './hook-types.ts';
+
+/** The hooks at the points the agent loop stands on: tool calls, permissions, notifications, the end of a turn. */
+export function loopHooks(hooks: Hooks): LoopHooks {
+  const toolFields = (call: HookedCall) => ({ tool_name: call.toolName, tool_input: call.input, tool_use_id: call.toolCallId });
+  return {
+    async beforeTool(call, signal) {
+      if (!hooks.listens('PreToolUse')) return { notes: [] };
+      const verdict = await hooks.run('PreToolUse', call.toolName, toolFields(call), signal);
+      // Exit 2 and `decision: "block"` deny the call, as a `permissionDecision: "deny"` does.
+      if (verdict.block) return { ...notesOf(verdict), decision: 'deny', reason: verdict.block.reason };
+      return {
+        ...notesOf(verdict),
+        ...(verdict.permission && { decision: verdict.permission.decision, ...(verdict.permission.reason !== undefined && { reason: verdict.permission.reason }) }),
+        ...(verdict.updatedInput && { updatedInput: verdict.updatedInput }),
+      };
+    },
+    async permissionRequest(call, signal) {
+      if (!hooks.listens('PermissionRequest')) return { notes: [] };
+      const verdict = await hooks.run('PermissionRequest', call.toolName, toolFields(call), signal);
+      if (verdict.block) return { ...notesOf(verdict), decision: 'deny', reason: verdict.block.reason };
+      const decision = verdict.permission?.decision;
+      if (decision !== 'allow' && decision !== 'deny') return notesOf(verdict);
+      return {
+        ...notesOf(verdict),
+        decision,
+        ...(verdict.permission?.reason !== undefined && { reason: verdict.permission.reason }),
+        ...(verdict.updatedInput && { updatedInput: verdict.updatedInput }),
+      };
+    },
+    notify(message, kind) {
+      if (!hooks.listens('Notification')) return;
+      // Nothing waits on a notification: the question is on screen meanwhile.
+      void hooks.run('Notification', kind, { message, notification_type: kind }, new AbortController().signal);
+    },
+    async afterTool(call, outcome, signal) {
+      const event = outcome.ok ? 'PostToolUse' : 'PostToolUseFailure';
+      if (!hooks.listens(event)) return { notes: [] };
+      const fields = outcome.ok ? { ...toolFields(call), tool_response: outcome.output } : { ...toolFields(call), error: outcome.error };
+      const verdict = await hooks.run(event, call.toolName, fields, signal);
+      // The call has run: a "block" here is feedback for the model, given with the result.
+      const context = [...(verdict.block ? [verdict.block.reason] : []), ...verdict.context];
+      return {
+        ...notesOf(verdict),
+        ...(context.length > 0 && { context: context.join('\n') }),
+        ...(verdict.replacedOutput !== undefined && { replacedOutput: verdict.replacedOutput }),
+      };
+    },
+    async beforeStop(lastText, active, signal) {
+      if (!hooks.listens('Stop')) return { notes: [] };
+      const verdict = await hooks.run('Stop', undefined, { stop_hook_active: active, last_assistant_message: lastText }, signal);
+      return verdict.block ? { ...notesOf(verdict), continueWith: verdict.block.reason } : notesOf(verdict);
+    },
+  };
+}
+
+const notesOf = (verdict: HookVerdict): HookNotes => ({ notes: verdict.notes });
