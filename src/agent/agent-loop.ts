@@ -126,9 +126,11 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
 
       // 5. Decide. Exits: a repeated identical call, the token budget, the step limit, the model done.
       const wantsAnotherStep = step.calls.length > 0;
-      const guard = guardAfterStep(limits, { steps, usage, wantsAnotherStep, repeated: detector.repeated !== undefined });
+      // The budget counts what the turn's subagents used too.
+      const counted = options.usageBeside ? addUsage(usage, options.usageBeside()) : usage;
+      const guard = guardAfterStep(limits, { steps, usage: counted, wantsAnotherStep, repeated: detector.repeated !== undefined });
       if (guard) {
-        yield end(guard, guardMessage(guard, { limits, usage, steps, repeated: detector.repeated }));
+        yield end(guard, guardMessage(guard, { limits, usage: counted, steps, repeated: detector.repeated }));
         return guard;
       }
       if (!wantsAnotherStep) {

@@ -9,6 +9,8 @@ export interface ApprovalRequest {
   toolCallId: string;
   toolName: string;
   input: unknown;
+  /** The subagent that made the call (`explore`), named in the question; absent for the main agent's own. */
+  agent?: string;
 }
 
 export interface ApprovalDecision {
@@ -53,6 +55,8 @@ export interface TurnOptions {
   approval: ApprovalPolicy;
   provider: ProviderContext;
   fitMessages?: FitMessages;
+  /** Usage the turn's token budget counts beside its own steps': its subagents'. */
+  usageBeside?: () => TokenUsage;
   /** Called with the provider-reported usage of each kept step and the messages that produced it. */
   onStepUsage?: (sent: readonly ModelMessage[], usage: TokenUsage) => void;
 }

@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from '../agent/turn-options.ts';
 import { planModeRefusal } from '../tools/approval-mode.ts';
 import { builtInSpec } from '../tools/built-in-specs.ts';
-import { onlyReads, type ApprovalScope, type ToolSpec, type ToolSpecLookup } from '../tools/tool-spec.ts';
+import { delegates, onlyReads, type ApprovalScope, type ToolSpec, type ToolSpecLookup } from '../tools/tool-spec.ts';
 import type { ApprovalAsker, ApprovalQuestion, ModeContext, NobodyToAsk } from './approval-types.ts';
 
 export interface ApprovalOptions {
@@ -49,7 +49,7 @@ export class Approval implements ApprovalPolicy {
   decide(toolName: string, input: unknown): 'ask' | 'allow' | { deny: string } | 'not-needed' {
     const spec = this.specs(toolName);
     const mode = this.modes.mode();
-    if (mode === 'plan' && !onlyReads(spec)) return { deny: planModeRefusal(toolName) };
+    if (mode === 'plan' && !onlyReads(spec) && !delegates(spec)) return { deny: planModeRefusal(toolName) };
     const scope = scopeOf(toolName, input, spec);
     if (!scope) return 'not-needed';
     if (mode === 'auto-edit' && FILE_CHANGES.has(spec?.kind ?? '') && staysInside(this.modes.workspaceRoot, input)) return 'allow';
@@ -75,7 +75,7 @@ export class Approval implements ApprovalPolicy {
 /** What a call must be approved for, or undefined when it needs no approval. Fails closed. */
 function scopeOf(toolName: string, input: unknown, spec: ToolSpec | undefined): ApprovalScope | undefined {
   if (spec?.scope) return spec.scope(input);
-  if (spec?.trusted || onlyReads(spec)) return undefined;
+  if (spec?.trusted || onlyReads(spec) || delegates(spec)) return undefined;
   return unknownToolScope(toolName);
 }
 

@@ -10,6 +10,7 @@ import type { ApprovalPolicy } from '../agent/turn-options.ts';
 import type { Config } from '../config/config.ts';
 import { withSearchSources, type SearchSourceLog } from '../providers/dashscope-search.ts';
 import { acceptsImages } from '../providers/model-catalogue.ts';
+import type { SubagentRunner } from '../agents/subagent-runner.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
 import { unavailableNotice } from '../sandbox/describe-sandbox.ts';
 import { findSandbox } from '../sandbox/find-sandbox.ts';
@@ -37,6 +38,7 @@ export interface TurnRunnerOptions {
   todo: TodoList;
   secrets: readonly string[];
   specOf: ToolSpecLookup;
+  subagents: SubagentRunner;
 }
 
 /**
@@ -107,6 +109,9 @@ export class RuntimeTurns implements TurnRunner {
     const ownModel = request.model !== undefined && request.model !== models.name && config.provider !== 'mock' ? request.model : undefined;
     const answer = ownModel ? models.answerFor(ownModel) : models.answer;
     const planned = request.mode === 'plan' ? offered.planTurn(answer) : { model: answer, instructions: offered.instructions };
+    const provider = ownModel ? models.providerFor(ownModel, meter.windowTokens) : models.provider;
+    const { subagents } = this.options;
+    subagents.beginTurn({ approval, plan: request.mode === 'plan', model: planned.model, plainModel: answer, instructions: planned.instructions, tools: offered.tools, provider, conversation });
     const loop = agentLoop({
       model: planned.model,
       tools: offered.tools,
@@ -120,7 +125,8 @@ export class RuntimeTurns implements TurnRunner {
       maxRetries: this.sdkRetries,
       abortSignal: signal,
       approval,
-      provider: ownModel ? models.providerFor(ownModel, meter.windowTokens) : models.provider,
+      provider,
+      usageBeside: () => subagents.usageThisTurn,
       fitMessages: (messages) => {
         const fitted = meter.fitter.fit(messages);
         return { ...fitted, messages: this.forModel(fitted.messages, ownModel) };

@@ -44,8 +44,24 @@ export interface TodoEntry {
   items: TodoItem[];
 }
 
+/** Which subagent a message belongs to: the `task` call that started it, its id and its agent. */
+export interface SubagentLink {
+  toolCallId: string;
+  agentId: string;
+  agent: string;
+}
+
+/**
+ * One message of a subagent's own conversation. The main history holds only the subagent's bounded
+ * answer (the `task` call's result); this keeps the whole of its work, linked to that call.
+ */
+export interface SubagentMessageEntry extends SubagentLink {
+  type: 'subagent-message';
+  message: ModelMessage;
+}
+
 /** One line of a transcript (`$SYLVAN_HOME/sessions/<id>.jsonl`), one JSON object per line. */
-export type SessionEntry = SessionMeta | MessageEntry | CompactionEntry | UsageEntry | TodoEntry;
+export type SessionEntry = SessionMeta | MessageEntry | CompactionEntry | UsageEntry | TodoEntry | SubagentMessageEntry;
 
 /** Why a line could not be used: unreadable JSON or a known entry type with the wrong shape. */
 export type EntryProblem = 'damaged';

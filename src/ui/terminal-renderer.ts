@@ -15,6 +15,7 @@ import { LiveStatus, PROGRESS_LINES } from './status.ts';
 import { formatDuration, outputText, ToolCallLog, type ToolCallRecord } from './tool-calls.ts';
 import { finishedCallLines } from './tool-output/collapsed-view.ts';
 import { expandedRows, expandRoom, isTooLongToShow } from './tool-output/expanded-view.ts';
+import { SubagentLines } from './subagent-lines.ts';
 import { checklistRows, collapsedChecklist, LIVE_CHECKLIST_ROWS } from './todo-view.ts';
 import type { TodoItem } from '../tools/todo/todo-list.ts';
 
@@ -75,6 +76,7 @@ export class TerminalRenderer {
   private readonly cutOff = new CutOffWatch();
   /** The todo list the model wrote this turn: live above the status line, one line when the turn ends. */
   private todo: readonly TodoItem[] | undefined;
+  private readonly subagents = new SubagentLines();
   private readonly expandable: boolean;
   private readonly saveOutput: TerminalRendererOptions['saveOutput'];
   private readonly earlierCalls: readonly ToolCallRecord[];
@@ -148,6 +150,10 @@ export class TerminalRenderer {
         if (record) record.progress = lines.split('\n').filter((line) => line.trim() !== '').slice(-PROGRESS_LINES);
         return;
       }
+      case 'subagent':
+        // Each running subagent is one live line under the calls; its task call's finished line summarises it.
+        if (this.subagents.see(event) && !this.ended && !this.asking) this.status.showProgress(this.subagents.lines());
+        return;
       case 'retry':
         // The request is sent again after a wait: the status line counts it down, then waits for the model again.
         if (!this.ended && !this.asking) {

@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { assertEveryRequestValid, contentText, toolResultText } from '../helpers/chat-requests.ts';
+import { text, toolCalls, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
+import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
+import { tempWorkspace } from '../helpers/run-cli-in-process.ts';
+
+const KEY = 'sk-sylvan-subagents-5d1e';
+
+const systemOf = (request: RecordedRequest): string => contentText(request.body?.messages?.[0]?.content);
+const toolsOf = (request: RecordedRequest): string[] => (request.body?.tools ?? []).map((tool) => tool.function.name).sort();
+const lastUser = (request: RecordedRequest): string => contentText(request.body?.messages?.findLast((message) => message.role === 'user')?.content);
+const isSubagent = (request: RecordedRequest): boolean => /subagent, started by another agent/.test(systemOf(request));
+
+const task = (id: string, agent: string, prompt: string) => ({ id, name: 'task', arguments: { description: `look for ${prompt}`, prompt, subagent_type: agent } });
+
+/** Holds every caller until `count` have arrived (or `ms` passed, so a test that fails says so instead of hanging). */
+function barrier(count: number, ms = 20_000) {
+  const waiting: (() => void)[] = [];
+  let arrived = 0;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    for (const wake of waiting.splice(0)) wake();
+  }, ms);
+  return {
+    get timedOut() {
+      return timedOut;
+    },
+    async arrive(): Promise<void> {
+      arrived++;
+      if (arrived >= count) {
+        clearTimeout(timer);
+        for (const wake of waiting.splice(0)) wake();
+        return;
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    },
+  };
+}
+
+describe('subagents through the task tool', { timeout: 90_000 }, () => {
+  test('three task calls in one step run at once, each with its own system prompt and only its tools, and the parent reads one bounded answer per call', async () => {
+    const together = barrier(3);
+    const long = 'x'.repeat(50_000);
+    const { server, result } = await inProcessAgainstServer(
+      {
+        respond: async (request): Promise<Reply> => {
+          if (isSubagent(request)) {
+            // Each subagent's first request waits here until all three have been sent: they overlap in time.
+            await together.arrive();
+            return text(`found ${lastUser(request)} ${long}`, { chunkSize: 10_000 });
+          }
+          if (request.body?.messages?.some((message) => message.role === 'tool')) return text('All three found.');
+          return toolCalls([task('call_a', 'explore', 'alpha'), task('call_b', 'explore', 'beta'), task('call_c', 'explore', 'gamma')]);
+        },
+      },
+      { key: KEY, args: ['-p', 'find three things'] },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(together.timedOut, false, 'the three subagents\' requests were not all in flight at once');
+    const subagentRequests = server.requests.filter(isSubagent);
+    assert.equal(subagentRequests.length, 3);
+    for (const request of subagentRequests) {
+      assert.match(systemOf(request), /You are explore, a read-only search agent/);
+      // explore's tools as far as this session offers them: web_search has no backend here.
+      assert.deepEqual(toolsOf(request), ['list_files', 'read_file', 'search_files', 'web_fetch']);
+    }
+    const parentFollowUp = server.requests.find((request) => !isSubagent(request) && request.body?.messages?.some((message) => message.role === 'tool'));
+    assert.ok(parentFollowUp, 'the parent went on after its subagents');
+    for (const [id, word] of [['call_a', 'alpha'], ['call_b', 'beta'], ['call_c', 'gamma']] as const) {
+      const answer = toolResultText(parentFollowUp, id);
+      assert.match(answer, /^explore · 1 step · /);
+      assert.match(answer, new RegExp(`found ${word} x`));
+      assert.ok(answer.length < 13_000, `the result of ${id} is ${answer.length} characters`);
+      assert.match(answer, /the first 12,000 are shown/);
+    }
+    assert.doesNotMatch(systemOf(parentFollowUp), /subagent, started by another agent/);
+    assertEveryRequestValid(server);
+  });
+
+  test('an agent file from .claude/agents works unchanged: its prompt, its Claude Code tool names mapped, an unsupported field named once', async () => {
+    const cwd = tempWorkspace();
+    mkdirSync(join(cwd, '.claude', 'agents'), { recursive: true });
+    writeFileSync(
+      join(cwd, '.claude', 'agents', 'reviewer.md'),
+      ['---', 'name: reviewer', 'description: Reviews code for bugs. Use after a change.', 'tools: Read, Grep, Glob', 'model: inherit', 'color: blue', '---', '', 'You are a careful code reviewer. Report bugs only.', ''].join('\n'),
+    );
+    const { server, result } = await inProcessAgainstServer(
+      {
+        respond: (request) => {
+          if (isSubagent(request)) return text('No bugs.');
+          if (request.body?.messages?.some((message) => message.role === 'tool')) return text('Reviewed.');
+          return toolCalls([task('call_r', 'reviewer', 'the diff')]);
+        },
+      },
+      { key: KEY, cwd, args: ['-p', 'review'] },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const parentFirst = server.requests[0]!;
+    const taskTool = parentFirst.body?.tools?.find((tool) => tool.function.name === 'task');
+    assert.match(String(taskTool?.function.description), /- reviewer: Reviews code for bugs/);
+    const sub = server.requests.find(isSubagent);
+    assert.ok(sub);
+    assert.match(systemOf(sub), /^You are a careful code reviewer\. Report bugs only\./);
+    assert.deepEqual(toolsOf(sub), ['list_files', 'read_file', 'search_files']);
+    assert.match(result.stderr, /\.claude\/agents\/reviewer\.md: color not supported by Sylvan, ignored/);
+    assert.equal(result.stderr.match(/color not supported/g)?.length, 1);
+  });
+
+  test('plan mode gives a subagent no tool that writes or runs, even the general one', async () => {
+    const { server, result } = await inProcessAgainstServer(
+      {
+        respond: (request) => {
+          if (isSubagent(request)) return text('Planned.');
+          if (request.body?.messages?.some((message) => message.role === 'tool')) return text('The plan.');
+          return toolCalls([task('call_g', 'general', 'a plan')]);
+        },
+      },
+      { key: KEY, args: ['-p', '--mode', 'plan', 'plan it'] },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(server.requests[0]!.body?.tools?.some((tool) => tool.function.name === 'task'), 'plan mode offers task');
+    const sub = server.requests.find(isSubagent);
+    assert.ok(sub);
+    const offered = toolsOf(sub);
+    assert.ok(offered.includes('read_file'), offered.join(', '));
+    for (const changing of ['write_file', 'edit_file', 'run_command', 'task']) assert.ok(!offered.includes(changing), `${changing} offered: ${offered.join(', ')}`);
+  });
+
+  test('--json lines carry the subagent id on each of its events', async () => {
+    const { result } = await inProcessAgainstServer(
+      {
+        respond: (request) => {
+          if (isSubagent(request)) return text('Found it.');
+          if (request.body?.messages?.some((message) => message.role === 'tool')) return text('Done.');
+          return toolCalls([task('call_j', 'explore', 'it')]);
+        },
+      },
+      { key: KEY, args: ['-p', '--json', 'find it'] },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const tagged = lines.filter((line) => line.agentId !== undefined);
+    assert.ok(tagged.length >= 3, result.stdout);
+    assert.ok(tagged.every((line) => line.agentId === 'explore-1' && line.agent === 'explore' && line.parentToolCallId === 'call_j'));
+    const said = tagged.filter((line) => line.type === 'text-delta').map((line) => line.text).join('');
+    assert.equal(said, 'Found it.');
+    assert.ok(tagged.some((line) => line.type === 'turn-end' && line.stopReason === 'completed'));
+    const parentEnd = lines.at(-1);
+    assert.equal(parentEnd?.type, 'turn-end');
+    assert.equal(parentEnd?.agentId, undefined);
+  });
+});
