@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { assertEveryRequestValid, contentText, toolResultText } from '../helpers/chat-requests.ts';
@@ -152,5 +152,52 @@ describe('subagents through the task tool', { timeout: 90_000 }, () => {
     const parentEnd = lines.at(-1);
     assert.equal(parentEnd?.type, 'turn-end');
     assert.equal(parentEnd?.agentId, undefined);
+  });
+
+  test('a fork\'s first request repeats the parent\'s last request before adding its own instruction', async () => {
+    const { server, result } = await inProcessAgainstServer(
+      {
+        respond: (request) => {
+          if (/You are a fork/.test(lastUser(request))) return text('Fork done.');
+          if (request.body?.messages?.at(-1)?.role === 'tool') return text('Done.');
+          return toolCalls([{ id: 'call_f', name: 'task', arguments: { description: 'carry on', prompt: 'carry on', subagent_type: 'general', fork: true } }]);
+        },
+      },
+      { key: KEY, args: ['-p', 'delegate'] },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const [parent, fork] = server.requests;
+    assert.ok(parent?.body && fork?.body);
+    assert.match(lastUser(fork), /You are a fork[\s\S]*carry on/);
+    assert.deepEqual(fork.body.tools, parent.body.tools);
+    const sent = parent.body.messages ?? [];
+    // The parent's messages unchanged but for the cache marker, which moves to the end of each request.
+    assert.deepEqual((fork.body.messages ?? []).slice(0, sent.length).map((message) => [message.role, contentText(message.content)]), sent.map((message) => [message.role, contentText(message.content)]));
+    assert.equal(fork.body.messages?.[sent.length]?.role, 'assistant');
+  });
+
+  test('the turn\'s token budget counts its subagents; the session file keeps each subagent\'s conversation linked to its call', async () => {
+    const cwd = tempWorkspace();
+    const { server, result } = await inProcessAgainstServer(
+      {
+        respond: (request) => {
+          if (isSubagent(request)) return text('Big answer.', { usage: { promptTokens: 5_000, completionTokens: 10 } });
+          if (request.body?.messages?.some((message) => message.role === 'tool')) return text('Done.');
+          return toolCalls([task('call_b', 'explore', 'budget')], { usage: { promptTokens: 100, completionTokens: 10 } });
+        },
+      },
+      { key: KEY, cwd, args: ['-p', '--token-budget', '1000', 'spend'] },
+    );
+    assert.equal(result.code, 3, result.stderr);
+    assert.match(result.stderr, /budget/);
+    assert.equal(server.requests.filter((request) => !isSubagent(request)).length, 1, 'the parent stopped after the step whose subagent spent the budget');
+    const sessions = join(cwd, '.sylvan-home', 'sessions');
+    const file = readdirSync(sessions).find((name) => name.endsWith('.jsonl'));
+    assert.ok(file, `no session file in ${sessions}`);
+    const entries = readFileSync(join(sessions, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const subagentEntries = entries.filter((entry) => entry.type === 'subagent-message');
+    assert.ok(subagentEntries.length >= 2, JSON.stringify(entries.map((entry) => entry.type)));
+    assert.ok(subagentEntries.every((entry) => entry.toolCallId === 'call_b' && entry.agentId === 'explore-1' && entry.agent === 'explore'));
+    assert.match(JSON.stringify(subagentEntries.at(-1)), /Big answer\./);
   });
 });
