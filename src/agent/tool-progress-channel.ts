@@ -3,11 +3,11 @@ import type { AgentEvent, RetryNotice } from './events.ts';
 type SideEvent = Extract<AgentEvent, { type: 'tool-progress' | 'retry' | 'subagent' }>;
 
 /**
- * A side channel for what happens while the loop waits: the live output of running tools, and the
- * model request's retries. A tool's `execute` returns only its result, and a retry happens inside
- * the SDK's request, and a subagent runs inside a `task` call, so they report here and `merge`
- * weaves the reports into the turn's event stream (`tool-progress`, `retry`, `subagent`) while the loop waits. Reports made while no turn is being
- * merged are dropped.
+ * A side channel for what happens while the loop waits: the live output of running tools, the
+ * model request's retries and the events of subagents. A tool's `execute` returns only its result,
+ * a retry happens inside the SDK's request and a subagent runs inside a `task` call, so they report
+ * here and `merge` weaves the reports into the turn's event stream (`tool-progress`, `retry`,
+ * `subagent`) while the loop waits. Reports made while no turn is being merged are dropped.
  */
 export class ToolProgressChannel {
   private queue: SideEvent[] = [];
