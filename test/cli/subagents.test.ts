@@ -200,4 +200,19 @@ describe('subagents through the task tool', { timeout: 90_000 }, () => {
     assert.ok(subagentEntries.every((entry) => entry.toolCallId === 'call_b' && entry.agentId === 'explore-1' && entry.agent === 'explore'));
     assert.match(JSON.stringify(subagentEntries.at(-1)), /Big answer\./);
   });
+
+  test('/usage lists what each subagent of the session used', async () => {
+    const { result } = await inProcessAgainstServer(
+      {
+        respond: (request) => {
+          if (isSubagent(request)) return text('Found.', { usage: { promptTokens: 1_234, completionTokens: 56 } });
+          if (request.body?.messages?.some((message) => message.role === 'tool')) return text('Done.');
+          return toolCalls([task('call_u', 'explore', 'the config')]);
+        },
+      },
+      { key: KEY, stdin: 'find the config\n/usage\n' },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /subagents \(included above\):\n\s+explore-1 look for the config: 1,234 input · 56 output · 0 cached · 1 step\n/);
+  });
 });
