@@ -75,6 +75,11 @@ describe('subagents in the terminal', { timeout: 120_000 }, () => {
 
     terminal.type('three\r');
     await threeHung;
+    // One live line per running subagent: its agent, description, what it does, its step.
+    await terminal.expectScreen(
+      (screen) => ['one', 'two', 'three'].every((word) => new RegExp(`general · wait ${word} · thinking · step 1 · 0 tokens · `).test(screen)),
+      'a live line for each of the three subagents',
+    );
     const interrupted = terminal.expect(/Interrupted[\s\S]*› /, 'the turn stopped by Ctrl-C');
     const pressed = Date.now();
     terminal.type('\x03');
