@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../agent/events.ts';
+import { formatCall } from './render.ts';
 import { formatDuration } from './tool-calls.ts';
 import { sanitizeLine } from './sanitize.ts';
 
@@ -11,12 +12,18 @@ interface Running {
   steps: number;
   tokens: number;
   startedAt: number;
+  /** Its latest calls, for Ctrl+O. */
+  calls: string[];
 }
+
+/** The calls Ctrl+O shows of each running subagent. */
+const EXPANDED_CALLS = 5;
 
 /**
  * The live lines of the subagents running now, one each, in the order they started:
  * `explore · find the config · read_file · step 2 · 1,234 tokens · 3s`. A subagent's line goes when
- * its `task` call ends (the call's finished line then carries its summary).
+ * its `task` call ends (the call's finished line then carries its summary). Ctrl+O shows each one's
+ * latest calls under its line.
  */
 export class SubagentLines {
   private readonly running = new Map<string, Running>();
@@ -29,7 +36,7 @@ export class SubagentLines {
     let line = this.running.get(event.agentId);
     if (!line) {
       if (inner.type === 'turn-end') return false;
-      line = { agent: event.agent, description: event.description, steps: 0, tokens: 0, startedAt: this.now() };
+      line = { agent: event.agent, description: event.description, steps: 0, tokens: 0, startedAt: this.now(), calls: [] };
       this.running.set(event.agentId, line);
     }
     switch (inner.type) {
@@ -41,6 +48,7 @@ export class SubagentLines {
         return true;
       case 'tool-call':
         line.tool = inner.toolName;
+        line.calls = [...line.calls, formatCall(inner.toolName, inner.input)].slice(-EXPANDED_CALLS);
         return true;
       case 'turn-end':
         this.running.delete(event.agentId);
@@ -57,6 +65,12 @@ export class SubagentLines {
 
   get size(): number {
     return this.running.size;
+  }
+
+  /** Ctrl+O: each running subagent's line and its latest calls under it, at most `rows` rows. */
+  expandedRows(rows: number): string[] {
+    const summaries = this.lines().split('\n');
+    return [...this.running.values()].flatMap((line, index) => [summaries[index]!, ...line.calls.map((call) => `  ⎿ ${call}`)]).slice(-rows);
   }
 
   /** One line per running subagent, cleaned for the screen. */

@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { AgentEvent } from '../agent/events.ts';
-import { wrapStyled } from './display-width.ts';
+import { cutToWidth, wrapStyled } from './display-width.ts';
 import { MarkdownStream } from './markdown/stream.ts';
 import { pendingRows } from './markdown/pending-rows.ts';
 import { supportsHyperlinks } from './markdown/render-blocks.ts';
@@ -152,7 +152,10 @@ export class TerminalRenderer {
       }
       case 'subagent':
         // Each running subagent is one live line under the calls; its task call's finished line summarises it.
-        if (this.subagents.see(event) && !this.ended && !this.asking) this.status.showProgress(this.subagents.lines());
+        if (this.subagents.see(event) && !this.ended && !this.asking) {
+          this.status.showProgress(this.subagents.lines());
+          if (this.expanded) this.showExpanded();
+        }
         return;
       case 'retry':
         // The request is sent again after a wait: the status line counts it down, then waits for the model again.
@@ -219,6 +222,12 @@ export class TerminalRenderer {
   }
 
   private showExpanded(): void {
+    // The live room minus the status line and the subagents' own lines under it.
+    const room = Math.max(4, expandRoom(this.rows()) - 1 - PROGRESS_LINES);
+    if (this.subagents.size > 0) {
+      this.status.setAbove(this.subagents.expandedRows(room).map((row) => this.colour.dim(cutToWidth(row, this.width()))));
+      return;
+    }
     const finished = (candidate: ToolCallRecord) => candidate.outcome !== undefined;
     const record = this.toolCalls.records.findLast(finished) ?? this.earlierCalls.findLast(finished);
     if (!record) {
@@ -226,7 +235,6 @@ export class TerminalRenderer {
       return;
     }
     // The live rows must fit the screen with the status line and a command's lines under it (the top gives way to an answer being written).
-    const room = Math.max(4, expandRoom(this.rows()) - 1 - PROGRESS_LINES);
     this.status.setAbove(expandedRows(record, this.colour, this.width(), room));
   }
 

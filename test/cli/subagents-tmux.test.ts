@@ -26,7 +26,9 @@ describe('subagents in the terminal', { timeout: 120_000 }, () => {
       const last = lastMessage(request);
       if (isSubagent(request)) {
         const prompt = userTexts(request)[0] ?? '';
-        if (last?.role === 'tool') return text(`sub done: ${contentText(last.content)}`);
+        // The three of the last turn list the files first, then hang until Ctrl-C.
+        if (prompt.startsWith('wait ') && last?.role !== 'tool') return toolCalls([{ name: 'list_files', arguments: { path: prompt.replace(/ /g, '-') } }]);
+        if (last?.role === 'tool' && !prompt.startsWith('wait ')) return text(`sub done: ${contentText(last.content)}`);
         if (prompt === 'write sub.txt') return toolCalls([{ id: 'call_sw', name: 'write_file', arguments: { path: 'sub.txt', content: 'from a subagent\n' } }]);
         if (prompt === 'run it') return toolCalls([{ id: 'call_sr', name: 'run_command', arguments: { command: 'touch ran.txt' } }]);
         hung.push(request);
@@ -77,8 +79,14 @@ describe('subagents in the terminal', { timeout: 120_000 }, () => {
     await threeHung;
     // One live line per running subagent: its agent, description, what it does, its step.
     await terminal.expectScreen(
-      (screen) => ['one', 'two', 'three'].every((word) => new RegExp(`general · wait ${word} · thinking · step 1 · 0 tokens · `).test(screen)),
+      (screen) => ['one', 'two', 'three'].every((word) => new RegExp(`general · wait ${word} · list_files · step 2 · [\\d,]+ tokens · `).test(screen)),
       'a live line for each of the three subagents',
+    );
+    // Ctrl+O: each one's latest calls under its line.
+    terminal.keys('C-o');
+    await terminal.expectScreen(
+      (screen) => ['one', 'two', 'three'].every((word) => new RegExp(`general · wait ${word} · [^\\n]*\\n\\s*⎿ list_files\\(path: "?wait-${word}`).test(screen)),
+      'the three subagents\' calls under their lines after Ctrl+O',
     );
     const interrupted = terminal.expect(/Interrupted[\s\S]*› /, 'the turn stopped by Ctrl-C');
     const pressed = Date.now();
@@ -94,7 +102,7 @@ describe('subagents in the terminal', { timeout: 120_000 }, () => {
     assert.equal(next.invalid, undefined, 'the history after the interrupt is accepted');
     const answered = (next.body?.messages ?? []).filter((message) => message.role === 'tool').map((message) => message.tool_call_id);
     for (const id of ['call_1', 'call_2', 'call_3']) assert.ok(answered.includes(id), `${id} has a result: ${answered.join(', ')}`);
-    assert.equal(server.requests.filter(isSubagent).length, 7, 'no subagent sent a request after Ctrl-C');
+    assert.equal(server.requests.filter(isSubagent).length, 10, 'no subagent sent a request after Ctrl-C');
     assertEveryRequestValid(server);
   });
 });
