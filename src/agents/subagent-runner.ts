@@ -42,6 +42,8 @@ export interface SubagentRecord {
   usage: TokenUsage;
   steps: number;
   stopReason?: StopReason;
+  /** Its conversation (this session's runs only), for /export. */
+  messages: readonly ModelMessage[];
 }
 
 export interface SubagentRunnerOptions {
@@ -111,7 +113,7 @@ export class SubagentRunner {
   private async runAgent(agent: AgentDefinition, request: TaskRequest, call: TaskCall, parent: ParentTurn): Promise<string> {
     const { options } = this;
     const agentId = `${agent.name}-${++this.count}`;
-    const record: SubagentRecord = { agentId, agent: agent.name, description: request.description, toolCallId: call.toolCallId, usage: emptyUsage(), steps: 0 };
+    const record: SubagentRecord = { agentId, agent: agent.name, description: request.description, toolCallId: call.toolCallId, usage: emptyUsage(), steps: 0, messages: [] };
     this.records.push(record);
     const available = Object.keys(parent.tools).filter((name) => !parent.plan || onlyReads(options.specOf(name)));
     const allowed = new Set(agentToolNames(agent, available));
@@ -141,6 +143,8 @@ export class SubagentRunner {
         options.onUsage(usage);
       },
     });
+    // A fork's copy of the parent's history is not its own work: /export shows what it added.
+    const ownFrom = conversation.length;
     let outcome: SubagentOutcome = { agent: agent.name, stopReason: 'error', steps: 0, usage: emptyUsage(), elapsedMs: 0 };
     for await (const event of loop) {
       if (event.type === 'step-start') record.steps = event.step;
@@ -150,6 +154,7 @@ export class SubagentRunner {
       }
       options.report({ type: 'subagent', agentId, agent: agent.name, description: request.description, toolCallId: call.toolCallId, event });
     }
+    record.messages = conversation.messages.slice(ownFrom);
     if (outcome.stopReason === 'aborted') throw new Error(`The ${agent.name} subagent was interrupted.`);
     return subagentResult(outcome, conversation.messages);
   }

@@ -201,18 +201,23 @@ describe('subagents through the task tool', { timeout: 90_000 }, () => {
     assert.match(JSON.stringify(subagentEntries.at(-1)), /Big answer\./);
   });
 
-  test('/usage lists what each subagent of the session used', async () => {
+  test('/usage lists what each subagent of the session used; /export folds each subagent\'s own conversation under its call', async () => {
+    const cwd = tempWorkspace();
     const { result } = await inProcessAgainstServer(
       {
         respond: (request) => {
-          if (isSubagent(request)) return text('Found.', { usage: { promptTokens: 1_234, completionTokens: 56 } });
+          if (isSubagent(request)) return text('Found it in sylvan.json.', { usage: { promptTokens: 1_234, completionTokens: 56 } });
           if (request.body?.messages?.some((message) => message.role === 'tool')) return text('Done.');
           return toolCalls([task('call_u', 'explore', 'the config')]);
         },
       },
-      { key: KEY, stdin: 'find the config\n/usage\n' },
+      { key: KEY, cwd, stdin: 'find the config\n/usage\n/export\n' },
     );
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /subagents \(included above\):\n\s+explore-1 look for the config: 1,234 input · 56 output · 0 cached · 1 step\n/);
+    const exported = readdirSync(cwd).find((name) => /^sylvan-session-.*\.md$/.test(name));
+    assert.ok(exported, result.stdout);
+    const markdown = readFileSync(join(cwd, exported), 'utf8');
+    assert.match(markdown, /<summary>subagent explore-1: its own conversation<\/summary>[\s\S]*#### Prompt\s+the config[\s\S]*#### explore-1\s+Found it in sylvan\.json\./);
   });
 });
