@@ -19,6 +19,7 @@ import { describeMachine } from './machine.ts';
 import { measureOtherAgents } from './other-agents.ts';
 import { formatReport, missedTargets, type Section } from './report.ts';
 import { measureStartUp } from './start-up.ts';
+import { measureSubagents } from './subagents.ts';
 import { measureStreaming } from './streaming.ts';
 import { formatMs } from './statistics.ts';
 import { measureTimeToPrompt } from './time-to-prompt.ts';
@@ -39,6 +40,7 @@ const MEASUREMENTS: { label: string; measure: (context: BenchContext) => Section
   { label: 'a long session of 300 turns', measure: measureLongSession },
   { label: `${LOOPBACK_TURNS} full turns on a loopback server`, measure: () => measureLoopbackTurns(LOOPBACK_TURNS) },
   { label: 'DashScope context cache: 60 turns billed by the cache rules', measure: () => measureContextCache() },
+  { label: 'subagents: a fork\'s cache share, three at once', measure: () => measureSubagents() },
   { label: 'other agents on the PATH', measure: measureOtherAgents },
 ];
 

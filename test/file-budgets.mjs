@@ -28,6 +28,7 @@ export const SPAWNING_FILES = {
   'test/cli/interrupt-pty.test.ts': { seconds: 10, waitsFor: 'one terminal session interrupted mid-turn' },
   'test/cli/todo-tmux.test.ts': { seconds: 15, waitsFor: 'one tmux session (a turn held open while its checklist is read) and one piped --resume run' },
   'test/cli/tool-output-tmux.test.ts': { seconds: 15, waitsFor: 'one tmux session of four turns: a search, a 300-line command, a command stopped with Esc after ~1 s' },
+  'test/cli/subagents-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session of four turns: a subagent\'s write and /undo, a question in its name, three subagents stopped by Ctrl-C' },
   'test/cli/line-editor-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session' },
   'test/cli/terminal-polish-tmux.test.ts': { seconds: 15, waitsFor: '2 terminal (tmux) sessions: the mock model at 60 then 120 columns, and one against a loopback OpenAI-compatible server' },
   'test/cli/resume-tmux.test.ts': { seconds: 20, waitsFor: 'two tmux sessions against a loopback DashScope: three turns cut by Esc, then the picker, the resumed transcript, Ctrl-R, Ctrl-G and /resume' },

@@ -156,10 +156,12 @@ export async function* agentLoop(options: TurnOptions): AsyncGenerator<AgentEven
 
       // 5. Decide. Exits: a repeated call or loop, the token budget, a budget in money, requests or time, the step limit, the model done.
       const wantsAnotherStep = step.calls.length > 0;
+      // The budget counts what the turn's subagents used too.
+      const counted = options.usageBeside ? addUsage(usage, options.usageBeside()) : usage;
       const repeated = detector.repeated !== undefined || breaker.tripped !== undefined;
-      const guard = guardAfterStep(limits, { steps, usage, wantsAnotherStep, repeated, budget: spent?.stop?.reason });
+      const guard = guardAfterStep(limits, { steps, usage: counted, wantsAnotherStep, repeated, budget: spent?.stop?.reason });
       if (guard) {
-        const message = guard === spent?.stop?.reason ? spent.stop.message : guardMessage(guard, { limits, usage, steps, repeated: detector.repeated, breaker: breaker.tripped });
+        const message = guard === spent?.stop?.reason ? spent.stop.message : guardMessage(guard, { limits, usage: counted, steps, repeated: detector.repeated, breaker: breaker.tripped });
         yield end(guard, message);
         return guard;
       }

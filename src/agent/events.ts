@@ -80,6 +80,11 @@ export type AgentEvent =
    */
   | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; reason: RetryReason; status?: number }
   | { type: 'step-end'; step: number; usage: TokenUsage; finishReason: string }
+  /**
+   * An event of a subagent started by the `task` call `toolCallId`: `agentId` tells the subagents
+   * of a session apart, `agent` names its definition. Its `turn-end` is the subagent's end.
+   */
+  | { type: 'subagent'; agentId: string; agent: string; description: string; toolCallId: string; event: AgentEvent }
   | {
       type: 'turn-end';
       stopReason: StopReason;

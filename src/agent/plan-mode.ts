@@ -1,5 +1,5 @@
 import { wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware, type ToolSet } from 'ai';
-import { onlyReads, type ToolSpecLookup } from '../tools/tool-spec.ts';
+import { delegates, onlyReads, type ToolSpecLookup } from '../tools/tool-spec.ts';
 
 /** Added to the system prompt for a turn in plan mode. */
 export const PLAN_MODE_INSTRUCTIONS = [
@@ -11,11 +11,12 @@ export const PLAN_MODE_INSTRUCTIONS = [
 ].join('\n');
 
 /**
- * The names of the tools a plan-mode turn offers: those whose spec declares a read-only kind. A
- * tool without a spec (or any MCP server's tool, which may write) is not offered.
+ * The names of the tools a plan-mode turn offers: those whose spec declares a read-only kind, and
+ * `task` (its subagent is given only read-only tools). A tool without a spec (or any MCP server's
+ * tool, which may write) is not offered.
  */
 export function planModeToolNames(tools: ToolSet, specOf: ToolSpecLookup): string[] {
-  return Object.keys(tools).filter((name) => onlyReads(specOf(name)));
+  return Object.keys(tools).filter((name) => onlyReads(specOf(name)) || delegates(specOf(name)));
 }
 
 /**

@@ -51,8 +51,8 @@ function redactValue(value: unknown, secrets: readonly string[]): unknown {
 
 /**
  * An event with the secrets scrubbed from the text that can carry a server's or Node's words
- * (error lines, stacks, notices, tool errors and denials) and from tool calls' inputs. Other
- * events are returned as they are.
+ * (error lines, stacks, notices, tool errors and denials) and from tool calls' inputs, a
+ * subagent's events alike. Other events are returned as they are.
  */
 export function redactEvent(event: AgentEvent, secrets: readonly string[]): AgentEvent {
   if (secrets.length === 0) return event;
@@ -72,6 +72,8 @@ export function redactEvent(event: AgentEvent, secrets: readonly string[]): Agen
       return event.reason === undefined ? event : { ...event, reason: scrub(event.reason) };
     case 'notice':
       return { ...event, message: scrub(event.message) };
+    case 'subagent':
+      return { ...event, event: redactEvent(event.event, secrets) };
     default:
       return event;
   }

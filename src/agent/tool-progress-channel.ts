@@ -1,13 +1,13 @@
 import type { AgentEvent, RetryNotice } from './events.ts';
 
-type SideEvent = Extract<AgentEvent, { type: 'tool-progress' | 'retry' }>;
+type SideEvent = Extract<AgentEvent, { type: 'tool-progress' | 'retry' | 'subagent' }>;
 
 /**
- * A side channel for what happens while the loop waits: the live output of running tools, and the
- * model request's retries. A tool's `execute` returns only its result, and a retry happens inside
- * the SDK's request, so they report here and `merge` weaves the reports into the turn's event
- * stream (`tool-progress`, `retry`) while the loop waits. Reports made while no turn is being
- * merged are dropped.
+ * A side channel for what happens while the loop waits: the live output of running tools, the
+ * model request's retries and the events of subagents. A tool's `execute` returns only its result,
+ * a retry happens inside the SDK's request and a subagent runs inside a `task` call, so they report
+ * here and `merge` weaves the reports into the turn's event stream (`tool-progress`, `retry`,
+ * `subagent`) while the loop waits. Reports made while no turn is being merged are dropped.
  */
 export class ToolProgressChannel {
   private queue: SideEvent[] = [];
@@ -22,6 +22,11 @@ export class ToolProgressChannel {
   /** Reports that the model request is about to be sent again; safe to call at any time. */
   readonly retry = (retry: RetryNotice): void => {
     this.push({ type: 'retry', ...retry });
+  };
+
+  /** Reports a running subagent's event; safe to call at any time. */
+  readonly subagent = (event: Extract<AgentEvent, { type: 'subagent' }>): void => {
+    this.push(event);
   };
 
   private push(event: SideEvent): void {

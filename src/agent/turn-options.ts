@@ -10,6 +10,8 @@ export interface ApprovalRequest {
   toolCallId: string;
   toolName: string;
   input: unknown;
+  /** The subagent that made the call (`explore`), named in the question; absent for the main agent's own. */
+  agent?: string;
 }
 
 export interface ApprovalDecision {
@@ -95,6 +97,8 @@ export interface TurnOptions {
   spend?: SpendGuard;
   /** Whether a finished call's result reports a failure (a command's non-zero exit), as its tool's spec says. */
   resultFailed?: (toolName: string, output: unknown) => boolean;
+  /** Usage the turn's token budget counts beside its own steps': its subagents'. */
+  usageBeside?: () => TokenUsage;
   /** Called with the provider-reported usage of each kept step and the messages that produced it. */
   onStepUsage?: (sent: readonly ModelMessage[], usage: TokenUsage) => void;
 }

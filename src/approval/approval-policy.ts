@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, ApprovalVerdict } from '../agent/turn-options.ts';
 import { planModeRefusal } from '../tools/approval-mode.ts';
 import { builtInSpec } from '../tools/built-in-specs.ts';
-import { onlyReads, type ApprovalScope, type ToolSpec, type ToolSpecLookup } from '../tools/tool-spec.ts';
+import { delegates, onlyReads, type ApprovalScope, type ToolSpec, type ToolSpecLookup } from '../tools/tool-spec.ts';
 import type { ApprovalAsker, ApprovalQuestion, ModeContext, NobodyToAsk } from './approval-types.ts';
 
 export interface ApprovalOptions {
@@ -50,7 +50,7 @@ export class Approval implements ApprovalPolicy {
   decide(toolName: string, input: unknown, hook?: 'allow' | 'ask'): ApprovalVerdict {
     const spec = this.specs(toolName);
     const mode = this.modes.mode();
-    if (mode === 'plan' && !onlyReads(spec)) return { deny: planModeRefusal(toolName) };
+    if (mode === 'plan' && !onlyReads(spec) && !delegates(spec)) return { deny: planModeRefusal(toolName) };
     const question = (): ApprovalVerdict => ('cannotAsk' in this.options.asker ? { deny: this.options.asker.cannotAsk(toolName), unanswered: true } : 'ask');
     if (hook === 'ask') return question();
     const scope = scopeOf(toolName, input, spec);
@@ -78,7 +78,7 @@ export class Approval implements ApprovalPolicy {
 /** What a call must be approved for, or undefined when it needs no approval. Fails closed. */
 function scopeOf(toolName: string, input: unknown, spec: ToolSpec | undefined): ApprovalScope | undefined {
   if (spec?.scope) return spec.scope(input);
-  if (spec?.trusted || onlyReads(spec)) return undefined;
+  if (spec?.trusted || onlyReads(spec) || delegates(spec)) return undefined;
   return unknownToolScope(toolName);
 }
 

@@ -3,7 +3,7 @@ import { emptyVerdict, type HookEvent, type HookPermission, type HookRun, type H
 /** Events whose plain stdout (exit 0, not JSON) is context for the model, as in Claude Code. */
 const STDOUT_IS_CONTEXT: ReadonlySet<HookEvent> = new Set(['UserPromptSubmit', 'SessionStart']);
 /** Events a hook can block with exit 2 (the others only show its stderr). */
-const BLOCKABLE: ReadonlySet<HookEvent> = new Set(['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'PreCompact']);
+const BLOCKABLE: ReadonlySet<HookEvent> = new Set(['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'PreCompact']);
 const STRICTNESS: Record<HookPermission, number> = { allow: 0, ask: 1, deny: 2 };
 /** A line for the user: a hook's words are cut, never its own story. */
 const MAX_NOTE_CHARS = 300;
@@ -46,7 +46,7 @@ function readRun(event: HookEvent, run: HookRun, verdict: HookVerdict): void {
 function readJson(event: HookEvent, output: Record<string, unknown>, verdict: HookVerdict): void {
   if (typeof output.systemMessage === 'string' && output.systemMessage.trim()) verdict.notes.push(`(${clip(output.systemMessage)})`);
   // `continue: false` ends the turn; for Stop, ending is what happens anyway.
-  if (output.continue === false && event !== 'Stop') block(verdict, text(output.stopReason) ?? 'a hook stopped the turn');
+  if (output.continue === false && event !== 'Stop' && event !== 'SubagentStop') block(verdict, text(output.stopReason) ?? 'a hook stopped the turn');
   const reason = text(output.reason);
   if (output.decision === 'block') block(verdict, reason ?? 'blocked by a hook');
   // Claude Code's older PreToolUse form: `decision: "approve"`.

@@ -10,6 +10,8 @@ export const HOOK_EVENTS = [
   'Stop',
   'PreCompact',
   'SessionEnd',
+  'SubagentStart',
+  'SubagentStop',
 ] as const;
 
 export type HookEvent = (typeof HOOK_EVENTS)[number];

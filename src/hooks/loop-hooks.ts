@@ -56,4 +56,33 @@ export function loopHooks(hooks: Hooks): LoopHooks {
   };
 }
 
+/** Who a subagent is, as its hooks read it: Claude Code's `agent_id` and `agent_type`. */
+export interface SubagentIdentity {
+  agent_id: string;
+  agent_type: string;
+}
+
+/**
+ * A subagent's hooks: its tool calls meet the same hooks as the parent's; SubagentStop stands where
+ * the parent has Stop (and may keep the subagent going, bounded as Stop is); SubagentStart runs before
+ * its first request, and what it adds (`additionalContext`) is given to the subagent with its prompt.
+ */
+export function subagentLoopHooks(hooks: Hooks, agent: SubagentIdentity): { loop: LoopHooks; start(signal: AbortSignal): Promise<HookNotes & { context: string[] }> } {
+  return {
+    loop: {
+      ...loopHooks(hooks),
+      async beforeStop(lastText, active, signal) {
+        if (!hooks.listens('SubagentStop')) return { notes: [] };
+        const verdict = await hooks.run('SubagentStop', agent.agent_type, { ...agent, stop_hook_active: active, last_assistant_message: lastText }, signal);
+        return verdict.block ? { ...notesOf(verdict), continueWith: verdict.block.reason } : notesOf(verdict);
+      },
+    },
+    async start(signal) {
+      if (!hooks.listens('SubagentStart')) return { notes: [], context: [] };
+      const verdict = await hooks.run('SubagentStart', agent.agent_type, { ...agent }, signal);
+      return { ...notesOf(verdict), context: verdict.context };
+    },
+  };
+}
+
 const notesOf = (verdict: HookVerdict): HookNotes => ({ notes: verdict.notes });

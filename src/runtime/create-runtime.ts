@@ -18,6 +18,8 @@ import { runCommandSpec } from '../tools/shell/run-command-spec.ts';
 import type { ToolSpecLookup } from '../tools/tool-spec.ts';
 import { CommandSandbox } from '../sandbox/command-sandbox.ts';
 import { NetworkGrants } from '../sandbox/network-grants.ts';
+import { loadAgentCatalogue } from '../agents/agent-catalogue.ts';
+import { SubagentRunner } from '../agents/subagent-runner.ts';
 import { approvalPreview } from './approval-preview.ts';
 import { WindowMeter } from './context-meter.ts';
 import { LiveSession } from './live-session.ts';
@@ -65,8 +67,28 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
   const specOf: ToolSpecLookup = (toolName) => builtInSpec(toolName) ?? mcp.toolSpec(toolName);
   /** Told once, with the first turn's notices. */
   const untrustedHooksNote: string[] = [];
+  const agents = loadAgentCatalogue(config.cwd, config.home);
+  const agentNotes = agents.notes.map((line) => `(${line})`);
+  const subagents = new SubagentRunner({
+    catalogue: agents,
+    specOf,
+    workspaceRoot: config.cwd,
+    modelFor: (name) => models.answerFor(name),
+    limits: {
+      maxSteps: config.maxSteps,
+      tokenBudget: config.tokenBudget,
+      stepTimeoutMs: config.timeoutSeconds * 1000,
+      toolTimeoutMs: config.toolTimeoutSeconds * 1000,
+      maxRetries: config.provider === 'mock' ? config.maxRetries : 0,
+    },
+    toolTimeoutOf: (toolName) => specOf(toolName)?.timeoutMs?.(config.toolTimeoutSeconds * 1000),
+    report: progress.subagent,
+    onUsage: (usage, model) => session.addStepUsage(usage, model),
+    onMessage: (link, message) => session.writer.appendSubagentMessage(link, message),
+  });
   const notices = new NoticeQueue([
     () => instructionNotes.splice(0),
+    () => agentNotes.splice(0),
     () => mcp.takeWarnings(),
     () => session.checkpoints.takeNotices(),
     () => session.takeSaveFailure(),
@@ -92,6 +114,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     sandbox,
     networkGrants,
     todo,
+    subagents: { agents: subagents.agents, run: subagents.run },
   });
   warmUpFirstRequest(tools);
   const offered = new OfferedTools({
@@ -107,8 +130,8 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
   const meter = new WindowMeter(config.contextTokens, conversation, config.cache === 'off' ? 'turns' : 'chunks', offered);
   const hooks = createHooks(config, session, specOf, () => secrets, () => turns.mode);
   untrustedHooksNote.push(...untrustedHooksNotes(hooks));
-  const turns = new RuntimeTurns({ config, conversation, meter, offered, models, session, notices, progress, searchSources, sandbox, todo, secrets, specOf, hooks });
-  return asRuntime({ config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines, hooks });
+  const turns = new RuntimeTurns({ config, conversation, meter, offered, models, session, notices, progress, searchSources, sandbox, todo, secrets, specOf, hooks, subagents });
+  return asRuntime({ config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines, hooks, subagents });
 }
 
 /** The pieces a runtime is made of. */
@@ -129,11 +152,12 @@ interface RuntimePieces {
   turns: RuntimeTurns;
   shellLines: ShellLineRunner;
   hooks: Hooks;
+  subagents: SubagentRunner;
 }
 
 /** The pieces as the one `Runtime` the front ends hold. */
 function asRuntime(pieces: RuntimePieces): Runtime {
-  const { config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines, hooks } = pieces;
+  const { config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines, hooks, subagents } = pieces;
   // A window set by SYLVAN_CONTEXT_TOKENS stays; the model's own window follows /model.
   const windowFollowsModel = config.contextTokens === contextWindowFor(config.model);
   return {
@@ -166,6 +190,9 @@ function asRuntime(pieces: RuntimePieces): Runtime {
     pricing: session.pricing,
     get spend() {
       return { cost: session.spend.cost, currency: session.spend.currency, requests: session.spend.requests };
+    },
+    get subagentUsage() {
+      return subagents.records;
     },
     todo,
     get windowTokens() {

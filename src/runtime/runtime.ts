@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { CompactResult } from '../agent/compact.ts';
+import type { SubagentRecord } from '../agents/subagent-runner.ts';
 import type { Conversation } from '../agent/conversation.ts';
 import type { AgentEvent, StopReason, TokenUsage } from '../agent/events.ts';
 import type { InstructionFile } from '../agent/project-instructions.ts';
@@ -80,8 +81,10 @@ export interface SessionControl {
   readonly spend?: { cost: number; currency: string; requests: number };
   /** How requests are priced: the provider's currency and the user's own prices. */
   readonly pricing?: Pricing;
-  /** Provider-reported usage of this session, including turns before a resume. */
+  /** Provider-reported usage of this session, including turns before a resume (subagents' included). */
   readonly sessionUsage: TokenUsage;
+  /** Each subagent this session ran, with what it used (/usage lists them). */
+  readonly subagentUsage: readonly SubagentRecord[];
   /** The model's todo list (`todo_write`), saved with the session and restored by a resume. */
   readonly todo: TodoList;
   /** The session's checkpoints: what /undo, /redo and /rewind restore. */

@@ -99,20 +99,29 @@ export class TurnSpend implements SpendGuard {
     return this.over(true).stop;
   }
 
-  afterRequest(usage: TokenUsage): { notices: string[]; stop?: BudgetStop } {
+  afterRequest(usage: TokenUsage, model = this.model): { notices: string[]; stop?: BudgetStop } {
     const { budgets, unpricedOnce } = this.meter.internals;
     this.meter.requests++;
     const notices: string[] = [];
-    const cost = this.meter.costOf(usage, this.model);
+    const cost = this.meter.costOf(usage, model);
     if (cost) {
       this.cost += cost.total;
       this.meter.cost += cost.total;
       this.usageCost = { input: this.usageCost.input + cost.input, inputWithoutCache: this.usageCost.inputWithoutCache + cost.inputWithoutCache, priced: true };
-    } else if ((budgets.turnCostBudget || budgets.sessionCostBudget) && unpricedOnce(this.model)) {
-      notices.push(`(no price is known for ${this.model}: the money budgets do not apply to it; set its price under "prices" in $SYLVAN_HOME/settings.json)`);
+    } else if ((budgets.turnCostBudget || budgets.sessionCostBudget) && unpricedOnce(model)) {
+      notices.push(`(no price is known for ${model}: the money budgets do not apply to it; set its price under "prices" in $SYLVAN_HOME/settings.json)`);
     }
     const verdict = this.over(false);
     return { notices: [...notices, ...verdict.notices], ...(verdict.stop && { stop: verdict.stop }) };
+  }
+
+  /** The same turn's guard for requests to another model (a subagent's own): priced at that model, counted in this turn. */
+  forModel(model: string): SpendGuard {
+    return {
+      beforeRequest: () => this.beforeRequest(),
+      afterRequest: (usage) => this.afterRequest(usage, model),
+      timeLeftMs: () => this.timeLeftMs(),
+    };
   }
 
   timeLeftMs(): number | undefined {

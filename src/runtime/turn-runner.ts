@@ -13,6 +13,7 @@ import { loopHooks } from '../hooks/loop-hooks.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import { withSearchSources, type SearchSourceLog } from '../providers/dashscope-search.ts';
 import { acceptsImages } from '../providers/model-catalogue.ts';
+import type { SubagentRunner } from '../agents/subagent-runner.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
 import { unavailableNotice } from '../sandbox/describe-sandbox.ts';
 import { findSandbox } from '../sandbox/find-sandbox.ts';
@@ -43,6 +44,7 @@ export interface TurnRunnerOptions {
   secrets: readonly string[];
   specOf: ToolSpecLookup;
   hooks: Hooks;
+  subagents: SubagentRunner;
 }
 
 /**
@@ -133,6 +135,9 @@ export class RuntimeTurns implements TurnRunner {
     const answer = ownModel ? models.answerFor(ownModel) : models.answer;
     const planned = request.mode === 'plan' ? offered.planTurn(answer) : { model: answer, instructions: offered.instructions };
     const spend = session.spend.startTurn(ownModel ?? models.name);
+    const provider = ownModel ? models.providerFor(ownModel, meter.windowTokens) : models.provider;
+    const { subagents } = this.options;
+    subagents.beginTurn({ approval, plan: request.mode === 'plan', model: planned.model, plainModel: answer, modelName: ownModel ?? models.name, instructions: planned.instructions, tools: offered.tools, provider, conversation, spend, hooks: this.options.hooks });
     const loop = agentLoop({
       model: planned.model,
       tools: offered.tools,
@@ -149,7 +154,8 @@ export class RuntimeTurns implements TurnRunner {
       abortSignal: signal,
       approval,
       hooks: loopHooks(this.options.hooks),
-      provider: ownModel ? models.providerFor(ownModel, meter.windowTokens) : models.provider,
+      provider,
+      usageBeside: () => subagents.usageThisTurn,
       fitMessages: (messages) => {
         const fitted = meter.fitter.fit(messages);
         return { ...fitted, messages: this.forModel(fitted.messages, ownModel) };

@@ -58,8 +58,24 @@ export interface HookEntry {
   context?: true;
 }
 
+/** Which subagent a message belongs to: the `task` call that started it, its id and its agent. */
+export interface SubagentLink {
+  toolCallId: string;
+  agentId: string;
+  agent: string;
+}
+
+/**
+ * One message of a subagent's own conversation. The main history holds only the subagent's bounded
+ * answer (the `task` call's result); this keeps the whole of its work, linked to that call.
+ */
+export interface SubagentMessageEntry extends SubagentLink {
+  type: 'subagent-message';
+  message: ModelMessage;
+}
+
 /** One line of a transcript (`$SYLVAN_HOME/sessions/<id>.jsonl`), one JSON object per line. */
-export type SessionEntry = SessionMeta | MessageEntry | CompactionEntry | UsageEntry | TodoEntry | HookEntry;
+export type SessionEntry = SessionMeta | MessageEntry | CompactionEntry | UsageEntry | TodoEntry | HookEntry | SubagentMessageEntry;
 
 /** Why a line could not be used: unreadable JSON or a known entry type with the wrong shape. */
 export type EntryProblem = 'damaged';

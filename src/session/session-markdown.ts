@@ -7,6 +7,8 @@ export interface SessionHeading {
   /** The workspace. */
   folder: string;
   exportedAt: Date;
+  /** The subagents' own conversations, by the `task` call that started each: folded under that call. */
+  subagents?: ReadonlyMap<string, { agentId: string; messages: readonly ModelMessage[] }>;
 }
 
 const SUMMARY_CHARS = 80;
@@ -20,28 +22,42 @@ type Part = { type: string; [key: string]: unknown };
  * history: the caller redacts keys and neutralises control characters. Never throws.
  */
 export function sessionMarkdown(messages: readonly ModelMessage[], heading: SessionHeading): string {
-  const results = toolResults(messages);
   const blocks: string[] = [
     `# Sylvan session ${heading.sessionId}`,
     `Model ${heading.model} · folder \`${heading.folder}\` · exported ${heading.exportedAt.toISOString()}`,
+    ...conversationBlocks(messages, { you: '## You', answer: '## Sylvan' }, heading.subagents),
   ];
+  return `${blocks.join('\n\n')}\n`;
+}
+
+/** The blocks of one conversation: the main one, or a subagent's (its prompt and answers under smaller headings). */
+function conversationBlocks(messages: readonly ModelMessage[], headings: { you: string; answer: string }, subagents?: SessionHeading['subagents']): string[] {
+  const results = toolResults(messages);
+  const blocks: string[] = [];
   let answering = false;
   for (const message of messages) {
     if (message.role === 'user') {
       answering = false;
       const text = partsOf(message.content).map(textOf).filter(Boolean).join('\n\n');
-      blocks.push(isCompactionSummary(message) ? `## Summary of the earlier conversation\n\n${text}` : `## You\n\n${text}`);
+      blocks.push(isCompactionSummary(message) ? `## Summary of the earlier conversation\n\n${text}` : `${headings.you}\n\n${text}`);
     } else if (message.role === 'assistant') {
-      if (!answering) blocks.push('## Sylvan');
+      if (!answering) blocks.push(headings.answer);
       answering = true;
       for (const part of partsOf(message.content)) {
         if (part.type === 'text' && typeof part.text === 'string' && part.text.trim() !== '') blocks.push(part.text.trim());
         else if (part.type === 'reasoning' && typeof part.text === 'string' && part.text.trim() !== '') blocks.push(folded('thinking', part.text.trim()));
-        else if (part.type === 'tool-call') blocks.push(toolCallBlock(part, results.get(String(part.toolCallId))));
+        else if (part.type === 'tool-call') {
+          blocks.push(toolCallBlock(part, results.get(String(part.toolCallId))));
+          const subagent = subagents?.get(String(part.toolCallId));
+          if (subagent) {
+            const inner = conversationBlocks(subagent.messages, { you: '#### Prompt', answer: `#### ${subagent.agentId}` });
+            blocks.push(folded(`subagent ${subagent.agentId}: its own conversation`, inner.join('\n\n')));
+          }
+        }
       }
     }
   }
-  return `${blocks.join('\n\n')}\n`;
+  return blocks;
 }
 
 function partsOf(content: unknown): Part[] {

@@ -5,7 +5,7 @@ import type { TokenUsage } from '../agent/events.ts';
 import type { TodoItem } from '../tools/todo/todo-list.ts';
 import { forTranscript } from '../agent/image-parts.ts';
 import { redactSecrets } from '../agent/redact-secrets.ts';
-import { SESSION_FORMAT_VERSION, type HookEntry, type SessionEntry, type SessionMeta } from './session-entry.ts';
+import { SESSION_FORMAT_VERSION, type HookEntry, type SessionEntry, type SessionMeta, type SubagentLink } from './session-entry.ts';
 import { makeFolders, reasonOf } from './session-home.ts';
 import { acquireSessionLock } from './session-lock.ts';
 import { createSessionId, sessionPath, sessionsDirectory } from './session-paths.ts';
@@ -26,6 +26,8 @@ export interface SessionWriter {
   appendTodo(items: readonly TodoItem[]): void;
   /** Records what the user's hooks decided at one event. */
   appendHook(entry: Omit<HookEntry, 'type'>): void;
+  /** Records one message of a subagent's conversation, linked to the `task` call that started it. */
+  appendSubagentMessage(link: SubagentLink, message: ModelMessage): void;
   /** Closes the file. A session this writer created and never appended to is deleted, not left empty. */
   close(): void;
 }
@@ -158,6 +160,10 @@ class FileSessionWriter implements SessionWriter {
 
   appendHook(entry: Omit<HookEntry, 'type'>): void {
     this.#append({ type: 'hook', ...entry });
+  }
+
+  appendSubagentMessage(link: SubagentLink, message: ModelMessage): void {
+    this.#append({ type: 'subagent-message', ...link, message: forTranscript(message) });
   }
 
   close(): void {

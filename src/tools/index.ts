@@ -29,6 +29,8 @@ import { runCommandSpec } from './shell/run-command-spec.ts';
 import { todoWriteSpec } from './todo/todo-write-spec.ts';
 import { weatherSpec } from './weather/weather-spec.ts';
 import { createTodoWriteTool } from './todo/todo-write.ts';
+import { taskSpec } from './task/task-spec.ts';
+import { createTaskTool, type RunTask } from './task/task-tool.ts';
 
 export interface ToolContext {
   /** The folder Sylvan was started in; file tools never leave it. */
@@ -52,6 +54,8 @@ export interface ToolContext {
   networkGrants?: NetworkGrants;
   /** The session's todo list, which `todo_write` replaces; a list of its own when absent. */
   todo?: TodoList;
+  /** The agents `task` offers and what runs them; absent, no `task` tool. */
+  subagents?: { agents: readonly { name: string; description: string }[]; run: RunTask };
 }
 
 /** The registry: every tool the model can call, made for this workspace, each under its spec's name (`built-in-specs.ts`). */
@@ -77,6 +81,7 @@ export function createTools(context: ToolContext) {
     }),
     [todoWriteSpec.name]: createTodoWriteTool(context.todo ?? new TodoList(), (text) => redactSecrets(text, context.secrets?.() ?? [])),
     ...createWebTools(context.search, { fetch: context.fetch, toolTimeoutMs: context.toolTimeoutMs }),
+    ...(context.subagents && { [taskSpec.name]: createTaskTool(context.subagents.agents, context.subagents.run) }),
   } satisfies ToolSet;
   // Inside the timeout wrapper: a stopped command's checkpoint is finished when it has really ended.
   const recorded = context.checkpoints ? withCheckpoints(tools, context.checkpoints, workspace, builtInSpec) : tools;

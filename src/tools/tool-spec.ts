@@ -7,14 +7,18 @@
 /**
  * What a call does. `read`, `search`, `fetch` and `think` only read (or change nothing but the
  * model's own notes): plan mode offers them. Any other kind may change something, so it needs a
- * scope and is asked about.
+ * scope and is asked about. `delegate` hands work to a subagent: the call itself changes nothing and
+ * is not asked about, while every call the subagent makes is decided like the parent's own.
  */
-export type ToolKind = 'read' | 'search' | 'fetch' | 'think' | 'write' | 'edit' | 'command' | 'other';
+export type ToolKind = 'read' | 'search' | 'fetch' | 'think' | 'write' | 'edit' | 'command' | 'delegate' | 'other';
 
 const READ_ONLY_KINDS: ReadonlySet<ToolKind> = new Set(['read', 'search', 'fetch', 'think']);
 
 /** Whether a tool of this kind changes nothing; a tool with no declared kind is not. */
 export const onlyReads = (spec: ToolSpec | undefined): boolean => spec !== undefined && READ_ONLY_KINDS.has(spec.kind);
+
+/** A tool that hands work to a subagent: no question of its own, offered in plan mode (the subagent then gets only read-only tools). */
+export const delegates = (spec: ToolSpec | undefined): boolean => spec?.kind === 'delegate';
 
 /** How an approval's "always" is grouped: its own menu wording and settings' key form follow it. */
 export type ScopeKind = 'write' | 'edit' | 'command' | 'domain' | 'mcp' | 'tool';

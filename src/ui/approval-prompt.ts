@@ -53,7 +53,8 @@ export class TerminalAsker implements ApprovalAsker {
     // back with nobody left to stop it.
     if (signal?.aborted) return { approved: false, reason: 'The user interrupted.' };
     const description: CallDescription = {
-      summary: sanitizeLine(described.summary),
+      // A subagent's call is asked in its name: `explore › run_command …`.
+      summary: `${request.agent ? `${sanitizeLine(request.agent)} › ` : ''}${sanitizeLine(described.summary)}`,
       preview: sanitize(described.preview),
       ...(described.previewFormat && { previewFormat: described.previewFormat }),
       ...(described.fullPreview !== undefined && { fullPreview: sanitize(described.fullPreview) }),

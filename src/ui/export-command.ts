@@ -20,7 +20,7 @@ const MAX_NAME_TRIES = 100;
  */
 export async function exportCommand(
   argument: string,
-  state: CommandState<Pick<SessionControl, 'conversation' | 'sessionId' | 'redact'> & Pick<ModelControl, 'model'>>,
+  state: CommandState<Pick<SessionControl, 'conversation' | 'sessionId' | 'redact'> & Partial<Pick<SessionControl, 'subagentUsage'>> & Pick<ModelControl, 'model'>>,
 ): Promise<void> {
   const messages = state.runtime.conversation.messages;
   if (messages.length === 0) return state.print('  Nothing to export yet.');
@@ -45,6 +45,7 @@ export async function exportCommand(
     model: state.runtime.model,
     folder: state.config.cwd,
     exportedAt: new Date(),
+    subagents: new Map((state.runtime.subagentUsage ?? []).map((record) => [record.toolCallId, record])),
   });
   const redact = state.runtime.redact;
   try {

@@ -8,6 +8,11 @@ import { stringifyBounded } from '../agent/bounded-json.ts';
  * the line is safe to show in a terminal, and U+2028/U+2029 cannot split it for a line reader.
  */
 export function jsonEventLine(event: AgentEvent, debug: boolean): string {
+  // A subagent's event is its own event, tagged: `agentId`, `agent` and the `task` call it runs in.
+  if (event.type === 'subagent') {
+    const inner = JSON.parse(jsonEventLine(event.event, debug)) as Record<string, unknown>;
+    return jsonEventLine({ ...inner, agentId: event.agentId, agent: event.agent, parentToolCallId: event.toolCallId } as unknown as AgentEvent, debug);
+  }
   let shown: AgentEvent = event;
   if (event.type === 'turn-end' && event.debug !== undefined && !debug) {
     const { debug: _stack, ...rest } = event;

@@ -124,6 +124,10 @@ export class EventRenderer {
       case 'tool-progress':
         this.drawProgress(event.text);
         break;
+      case 'subagent':
+        // A subagent's calls, named by it; its answer reaches the main model, not the screen.
+        if (event.event.type === 'tool-call') this.activityLine(dim(`  ${sanitizeLine(event.agent)} › ${formatCall(event.event.toolName, event.event.input)}`));
+        break;
       case 'retry':
         // For a person watching (print mode on a terminal); a pipe's reader gets the answer or the one error line.
         if (this.activity.isTTY === true) this.activityLine(dim(retryLine(event)));

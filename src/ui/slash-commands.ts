@@ -8,7 +8,7 @@ import type { ReplState } from './repl-state.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
 import { fullToolOutput } from './tool-calls.ts';
 import { modeCommand } from './mode-command.ts';
-import { contextFill, usageReport } from './usage-report.ts';
+import { contextFill, subagentUsageLines, usageReport } from './usage-report.ts';
 import { helpSections } from './help-columns.ts';
 import { wrapStyled } from './display-width.ts';
 import { todoReport } from './todo-view.ts';
@@ -106,6 +106,7 @@ const COMMANDS: SlashCommand[] = [
       const report = usageReport(state.runtime.model, state.runtime.sessionUsage, state.runtime.pricing);
       state.print(report.totals);
       if (report.cache) state.print(report.cache);
+      for (const line of subagentUsageLines(state.runtime.subagentUsage)) state.print(sanitizeLine(line));
       const context = contextFill(state.runtime);
       state.print(`  context: ${context.percent}% of the ${context.window} window`);
       state.print(report.cost ?? state.dim(report.unpriced ?? ''));

@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { AgentEvent } from '../agent/events.ts';
-import { wrapStyled } from './display-width.ts';
+import { cutToWidth, wrapStyled } from './display-width.ts';
 import { MarkdownStream } from './markdown/stream.ts';
 import { pendingRows } from './markdown/pending-rows.ts';
 import { supportsHyperlinks } from './markdown/render-blocks.ts';
@@ -15,6 +15,7 @@ import { LiveStatus, PROGRESS_LINES } from './status.ts';
 import { formatDuration, outputText, ToolCallLog, type ToolCallRecord } from './tool-calls.ts';
 import { finishedCallLines } from './tool-output/collapsed-view.ts';
 import { expandedRows, expandRoom, isTooLongToShow } from './tool-output/expanded-view.ts';
+import { SubagentLines } from './subagent-lines.ts';
 import { checklistRows, collapsedChecklist, LIVE_CHECKLIST_ROWS } from './todo-view.ts';
 import type { TodoItem } from '../tools/todo/todo-list.ts';
 
@@ -75,6 +76,7 @@ export class TerminalRenderer {
   private readonly cutOff = new CutOffWatch();
   /** The todo list the model wrote this turn: live above the status line, one line when the turn ends. */
   private todo: readonly TodoItem[] | undefined;
+  private readonly subagents = new SubagentLines();
   private readonly expandable: boolean;
   private readonly saveOutput: TerminalRendererOptions['saveOutput'];
   private readonly earlierCalls: readonly ToolCallRecord[];
@@ -148,6 +150,13 @@ export class TerminalRenderer {
         if (record) record.progress = lines.split('\n').filter((line) => line.trim() !== '').slice(-PROGRESS_LINES);
         return;
       }
+      case 'subagent':
+        // Each running subagent is one live line under the calls; its task call's finished line summarises it.
+        if (this.subagents.see(event) && !this.ended && !this.asking) {
+          this.status.showProgress(this.subagents.lines());
+          if (this.expanded) this.showExpanded();
+        }
+        return;
       case 'retry':
         // The request is sent again after a wait: the status line counts it down, then waits for the model again.
         if (!this.ended && !this.asking) {
@@ -213,6 +222,12 @@ export class TerminalRenderer {
   }
 
   private showExpanded(): void {
+    // The live room minus the status line and the subagents' own lines under it.
+    const room = Math.max(4, expandRoom(this.rows()) - 1 - PROGRESS_LINES);
+    if (this.subagents.size > 0) {
+      this.status.setAbove(this.subagents.expandedRows(room).map((row) => this.colour.dim(cutToWidth(row, this.width()))));
+      return;
+    }
     const finished = (candidate: ToolCallRecord) => candidate.outcome !== undefined;
     const record = this.toolCalls.records.findLast(finished) ?? this.earlierCalls.findLast(finished);
     if (!record) {
@@ -220,7 +235,6 @@ export class TerminalRenderer {
       return;
     }
     // The live rows must fit the screen with the status line and a command's lines under it (the top gives way to an answer being written).
-    const room = Math.max(4, expandRoom(this.rows()) - 1 - PROGRESS_LINES);
     this.status.setAbove(expandedRows(record, this.colour, this.width(), room));
   }
 

@@ -58,3 +58,15 @@ export function turnCostText(cost: TurnCost): string {
   const cached = cost.cachedShare > 0 ? ` (${Math.round(cost.cachedShare * 100)}% cached, saved ${money(cost.saved)})` : '';
   return `${money(cost.turn)}${cached}`;
 }
+
+/** One line per subagent of the session, for /usage: what each one cost (already counted in the session's totals). */
+export function subagentUsageLines(records: readonly { agentId: string; description: string; usage: TokenUsage; steps: number; stopReason?: string }[]): string[] {
+  if (records.length === 0) return [];
+  return [
+    `  subagents (included above):`,
+    ...records.map((record) => {
+      const ended = record.stopReason && record.stopReason !== 'completed' ? ` · ${record.stopReason}` : '';
+      return `    ${record.agentId} ${record.description}: ${count(record.usage.inputTokens)} input · ${count(record.usage.outputTokens)} output · ${count(record.usage.cachedInputTokens)} cached · ${record.steps} step${record.steps === 1 ? '' : 's'}${ended}`;
+    }),
+  ];
+}

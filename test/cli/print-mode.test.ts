@@ -11,7 +11,7 @@ import type { CliOptions, CliResult } from '../helpers/run-cli-limited.ts';
 
 const KEY = 'sk-sylvan-print-test-5f1c9e';
 // web_fetch is offered with no search key; web_search only with a backend (test/cli/web.test.ts).
-const ALL_TOOLS = ['calculate', 'current_time', 'edit_file', 'get_weather', 'list_files', 'read_file', 'run_command', 'search_files', 'todo_write', 'web_fetch', 'write_file'];
+const ALL_TOOLS = ['calculate', 'current_time', 'edit_file', 'get_weather', 'list_files', 'read_file', 'run_command', 'search_files', 'task', 'todo_write', 'web_fetch', 'write_file'];
 
 /** Runs the CLI against a loopback DashScope scripted with `replies`, accepting only KEY. */
 const runAgainstServer = (replies: Reply[], options: CliOptions = {}): Promise<ServerRun> =>

@@ -78,6 +78,8 @@ export interface RecordedRequest {
   body: ChatRequestBody | undefined;
   /** Set when the server itself answered 4xx (bad route, bad JSON, rejected conversation, wrong key). */
   invalid?: string;
+  /** Resolves when the client closed the connection before the answer ended (a stopped request). Not enumerable. */
+  readonly abandoned?: Promise<void>;
 }
 
 /** `index` counts only requests that passed validation, so it indexes the scripted replies. */
@@ -157,6 +159,8 @@ export async function startDashScopeServer(options: DashScopeServerOptions): Pro
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     const method = request.method ?? 'GET';
     const record: RecordedRequest = { method, path, headers: flattenHeaders(request), rawBody, body: undefined };
+    const abandoned = new Promise<void>((resolve) => response.on('close', () => !response.writableFinished && resolve()));
+    Object.defineProperty(record, 'abandoned', { value: abandoned, enumerable: false });
     requests.push(record);
 
     if (method !== 'POST' || path !== chatCompletionsPath) {

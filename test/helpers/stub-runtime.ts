@@ -45,6 +45,7 @@ export function stubRuntime<T extends Partial<Runtime>>(overrides: T): Runtime &
     sessionId,
     windowTokens: 131_072,
     sessionUsage: emptyUsage(),
+    subagentUsage: [],
     todo: new TodoList(),
     checkpoints: new SessionCheckpoints({ home: config.home, sessionId, workspaceRoot: workspace, secretPatterns: [] }),
     thinking: { mode: 'auto' },
