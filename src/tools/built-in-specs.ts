@@ -7,6 +7,7 @@ import { searchFilesSpec } from './files/search-files-spec.ts';
 import { writeFileSpec } from './files/write-file-spec.ts';
 import { runCommandSpec } from './shell/run-command-spec.ts';
 import { todoWriteSpec } from './todo/todo-write-spec.ts';
+import { skillSpec } from './skill/skill-spec.ts';
 import { weatherSpec } from './weather/weather-spec.ts';
 import { webFetchSpec } from './web/web-fetch-spec.ts';
 import { webSearchSpec } from './web/web-search-spec.ts';
@@ -24,6 +25,7 @@ export const BUILT_IN_SPECS: readonly ToolSpec[] = [
   searchFilesSpec,
   runCommandSpec,
   todoWriteSpec,
+  skillSpec,
   webSearchSpec,
   webFetchSpec,
 ];

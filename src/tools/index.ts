@@ -29,6 +29,9 @@ import { runCommandSpec } from './shell/run-command-spec.ts';
 import { todoWriteSpec } from './todo/todo-write-spec.ts';
 import { weatherSpec } from './weather/weather-spec.ts';
 import { createTodoWriteTool } from './todo/todo-write.ts';
+import type { Skill } from './skill/skill-catalogue.ts';
+import { skillSpec } from './skill/skill-spec.ts';
+import { createSkillTool } from './skill/skill-tool.ts';
 
 export interface ToolContext {
   /** The folder Sylvan was started in; file tools never leave it. */
@@ -52,6 +55,8 @@ export interface ToolContext {
   networkGrants?: NetworkGrants;
   /** The session's todo list, which `todo_write` replaces; a list of its own when absent. */
   todo?: TodoList;
+  /** The skills of this session: with any, the `skill` tool is offered and `read_file` reads their folders. */
+  skills?: readonly Skill[];
 }
 
 /** The registry: every tool the model can call, made for this workspace, each under its spec's name (`built-in-specs.ts`). */
@@ -61,7 +66,7 @@ export function createTools(context: ToolContext) {
     [weatherSpec.name]: createWeatherTool({ source: context.weather, fetch: context.fetch }),
     [calculatorSpec.name]: createCalculatorTool(),
     [currentTimeSpec.name]: createCurrentTimeTool(),
-    [readFileSpec.name]: createReadFileTool(workspace),
+    [readFileSpec.name]: createReadFileTool({ ...workspace, readOnlyFolders: context.skills?.map((skill) => skill.folder) }),
     [listFilesSpec.name]: createListFilesTool(workspace),
     [writeFileSpec.name]: createWriteFileTool(workspace),
     [editFileSpec.name]: createEditFileTool(workspace),
@@ -76,6 +81,7 @@ export function createTools(context: ToolContext) {
       },
     }),
     [todoWriteSpec.name]: createTodoWriteTool(context.todo ?? new TodoList(), (text) => redactSecrets(text, context.secrets?.() ?? [])),
+    ...(context.skills?.length ? { [skillSpec.name]: createSkillTool(context.skills, context.secretPatterns) } : {}),
     ...createWebTools(context.search, { fetch: context.fetch, toolTimeoutMs: context.toolTimeoutMs }),
   } satisfies ToolSet;
   // Inside the timeout wrapper: a stopped command's checkpoint is finished when it has really ended.

@@ -234,6 +234,12 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       continue;
     }
 
+    // `# fact`: remembered in an instruction file (asked which, then the write approval), not sent.
+    if (line.startsWith('#') && line.slice(1).trim() !== '') {
+      await (await import('./memory-command.ts')).addMemory(line.slice(1), current);
+      continue;
+    }
+
     let message = line;
     let turnModel: string | undefined;
     let images: TurnRequest['images'];

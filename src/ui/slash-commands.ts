@@ -201,6 +201,24 @@ const COMMANDS: SlashCommand[] = [
     run: (_argument, state) => showInstructions(state),
   },
   {
+    name: '/skills',
+    usage: '/skills',
+    summary: 'the skills the model can read, and where each came from',
+    run: async (_argument, state) => (await import('./skills-command.ts')).skillsCommand(state),
+  },
+  {
+    name: '/memory',
+    usage: '/memory [add <text>|edit|reload]',
+    summary: 'the instruction files in force; remember a fact (also: a line starting with #)',
+    run: async (argument, state) => (await import('./memory-command.ts')).memoryCommand(argument, state),
+  },
+  {
+    name: '/init',
+    usage: '/init',
+    summary: 'have the model explore the project and write AGENTS.md (asked first)',
+    run: async (_argument, state) => (await import('./init-command.ts')).initCommand(state),
+  },
+  {
     name: '/thinking',
     usage: '/thinking',
     summary: "switch the model's reasoning between shown whole and one line",

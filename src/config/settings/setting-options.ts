@@ -43,7 +43,7 @@ export const SETTING_OPTIONS: Record<string, SettingOption> = {
 };
 
 /** The keys a settings file may hold besides the options. */
-export const STRUCTURED_KEYS = ['$schema', 'permissions', 'mcpServers', 'sandbox'] as const;
+export const STRUCTURED_KEYS = ['$schema', 'permissions', 'mcpServers', 'sandbox', 'skills'] as const;
 
 /** Checks one option's value by hand (zod waits until after the prompt); returns what is wrong, or the value as text. */
 export function checkOption(type: OptionType, value: unknown): { text: string } | { problem: string } {
