@@ -154,6 +154,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       thinking: 'whole',
       lastToolCalls: [],
       pick: reader.pick && ((request) => reader.pick!(request)),
+      lendTerminal: reader.lendTerminal && ((work) => reader.lendTerminal!(work)),
       choose: reader.choose && ((question, choices) => reader.choose!(question, choices)),
       output,
       status: (label) => {
