@@ -62,9 +62,9 @@ export interface ReadOnlyFolders {
   readOnlyFolders?: readonly string[];
 }
 
-/** The read-only folder an absolute path lies in (its own rules apply even inside the workspace, where $SYLVAN_HOME may be hidden). */
-function readOnlyFolderOf(options: ReadOnlyFolders, userPath: string): string | undefined {
-  if (!path.isAbsolute(userPath)) return undefined;
+/** The read-only folder an absolute path outside the workspace lies in; inside it, the workspace's own rules (and hidden paths) hold. */
+function readOnlyFolderOf(options: WorkspaceToolOptions & ReadOnlyFolders, userPath: string): string | undefined {
+  if (!path.isAbsolute(userPath) || isInside(path.resolve(options.workspaceRoot), path.resolve(userPath))) return undefined;
   return options.readOnlyFolders?.find((folder) => isInside(path.resolve(folder), path.resolve(userPath)));
 }
 
