@@ -235,8 +235,8 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       continue;
     }
 
-    // `# fact`: remembered in an instruction file (asked which, then the write approval), not sent.
-    if (line.startsWith('#') && line.slice(1).trim() !== '') {
+    // `# fact` on one line: remembered in an instruction file (asked which, then the write approval), not sent.
+    if (line.startsWith('#') && !line.includes('\n') && line.slice(1).trim() !== '') {
       await (await import('./memory-command.ts')).addMemory(line.slice(1), current);
       continue;
     }

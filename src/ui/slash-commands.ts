@@ -203,19 +203,19 @@ const COMMANDS: SlashCommand[] = [
   {
     name: '/skills',
     usage: '/skills',
-    summary: 'the skills the model can read, and where each came from',
+    summary: 'the skills, and whose they are',
     run: async (_argument, state) => (await import('./skills-command.ts')).skillsCommand(state),
   },
   {
     name: '/memory',
-    usage: '/memory [add <text>|edit|reload]',
-    summary: 'the instruction files in force; remember a fact (also: a line starting with #)',
+    usage: '/memory [add TEXT]',
+    summary: 'instruction files; add a fact',
     run: async (argument, state) => (await import('./memory-command.ts')).memoryCommand(argument, state),
   },
   {
     name: '/init',
     usage: '/init',
-    summary: 'have the model explore the project and write AGENTS.md (asked first)',
+    summary: 'the model writes AGENTS.md',
     run: async (_argument, state) => (await import('./init-command.ts')).initCommand(state),
   },
   {
