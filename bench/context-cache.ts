@@ -1,9 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { streamText, type ModelMessage, type ToolSet } from 'ai';
 import { ContextFitter, type Eviction } from '../src/agent/context-fitter.ts';
 import { buildInstructions } from '../src/agent/instructions.ts';
+import { instructionsSection, loadInstructionFiles } from '../src/agent/project-instructions.ts';
+import { skillsSection } from '../src/agent/skills-section.ts';
+import { findSkills } from '../src/tools/skill/skill-catalogue.ts';
 import { builtInSpec } from '../src/tools/built-in-specs.ts';
 import { tokenUsageOf } from '../src/agent/token-usage.ts';
 import { loadConfig } from '../src/config/load-config.ts';
@@ -55,8 +58,12 @@ interface SessionBill {
 export async function measureContextCache(): Promise<Section> {
   const workspace = mkdtempSync(join(tmpdir(), 'sylvan-bench-cache-'));
   try {
-    const tools: ToolSet = createTools({ workspaceRoot: workspace, weather: 'sample', secretPatterns: [], toolTimeoutMs: 60_000 });
-    const instructions = buildInstructions({ workspaceRoot: workspace, tools: Object.keys(tools).map((name) => builtInSpec(name) ?? { name }) });
+    // As a session with skills and remembered facts has them: in the system prompt once, the same every request.
+    withSkillsAndMemory(workspace);
+    const skills = findSkills({ workspaceRoot: workspace, sylvanHome: join(workspace, '.sylvan-home') }).skills;
+    const tools: ToolSet = createTools({ workspaceRoot: workspace, weather: 'sample', secretPatterns: [], toolTimeoutMs: 60_000, skills });
+    const projectInstructions = instructionsSection(loadInstructionFiles(workspace, join(workspace, '.sylvan-home')).files) + skillsSection(skills);
+    const instructions = buildInstructions({ workspaceRoot: workspace, tools: Object.keys(tools).map((name) => builtInSpec(name) ?? { name }), projectInstructions });
     const cached = await replay({ cache: 'explicit', eviction: 'chunks', tools, instructions, workspace });
     const uncached = await replay({ cache: 'off', eviction: 'turns', tools, instructions, workspace });
     const billedRatio = cached.billed / uncached.input;
@@ -94,6 +101,16 @@ export async function measureContextCache(): Promise<Section> {
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }
+}
+
+/** Ten skills and an AGENTS.md with a few remembered facts, as `/memory add` leaves them. */
+function withSkillsAndMemory(workspace: string): void {
+  for (let index = 0; index < 10; index++) {
+    const folder = join(workspace, '.claude', 'skills', `skill-${index}`);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'SKILL.md'), `---\nname: skill-${index}\ndescription: Does the ${index}th kind of task the team repeats, step by step, with its checks\n---\nThe steps.`);
+  }
+  writeFileSync(join(workspace, 'AGENTS.md'), '# Notes\n\nBuild: npm run build. Test: npm test.\n- Use pnpm, not npm\n- Answer in British English\n');
 }
 
 async function replay(options: { cache: CacheMode; eviction: Eviction; tools: ToolSet; instructions: string; workspace: string }): Promise<SessionBill> {

@@ -46,6 +46,7 @@ export const SPAWNING_FILES = {
   'test/mcp/server-ancestor-environ.test.ts': { seconds: 10, waitsFor: '2 print-mode runs, each starting a stdio MCP server that scans /proc' },
   'test/hardening/own-files.test.ts': { seconds: 15, waitsFor: '9 CLI runs reading FIFOs, devices and a 1 GB file' },
   'test/hardening/files.test.ts': { seconds: 10, waitsFor: 'three 100 MB writers killed mid-write, 300 racing writes (CPU-bound, stopped at 15 s)' },
+  'test/cli/memory-question-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session: /memory add answered yes, a # line answered no, /memory edit with a scripted editor, one turn' },
   'test/cli/modes-tmux.test.ts': { seconds: 10, waitsFor: '5 terminal (tmux) sessions cycling the approval modes' },
   'test/cli/first-session-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session against a loopback DashScope: Ctrl-L and typing, two approvals, /export, a !command in bubblewrap' },
   'test/mcp/mcp-start-timeout-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session whose MCP server never answers within its 1 s start limit' },

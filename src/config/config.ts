@@ -35,6 +35,8 @@ export interface Config {
   mockDelayMs: number;
   /** $SYLVAN_HOME: sessions and input history. */
   home: string;
+  /** The user's home folder ($HOME): where `~/.claude/skills` is looked for. */
+  userHome?: string;
   contextTokens: number;
   debug: boolean;
   secretPatterns: string[];

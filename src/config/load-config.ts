@@ -59,6 +59,7 @@ export function loadConfig(argv: string[], environment: Environment, cwd: string
     mockDelayMs: numberSetting('SYLVAN_MOCK_DELAY_MS', sources, 15),
     search: parseSearchConfig(env, chosen.provider, configError, environment),
     home,
+    userHome: environment.HOME || homedir(),
     contextTokens: numberSetting('SYLVAN_CONTEXT_TOKENS', sources, contextWindowFor(model)),
     debug: truthy(env.SYLVAN_DEBUG),
     secretPatterns: (env.SYLVAN_SECRET_PATTERNS ?? '')

@@ -2,6 +2,8 @@ import type { Tool } from 'ai';
 import type { Config } from '../config/config.ts';
 import { Conversation } from '../agent/conversation.ts';
 import { instructionsSection, loadInstructionFiles, type InstructionFile } from '../agent/project-instructions.ts';
+import { skillsSection } from '../agent/skills-section.ts';
+import { findSkills, type SkillCatalogue } from '../tools/skill/skill-catalogue.ts';
 import { redactSecrets } from '../agent/redact-secrets.ts';
 import { ToolProgressChannel } from '../agent/tool-progress-channel.ts';
 import { startRuntimeMcp, type RuntimeMcp } from '../mcp/runtime-mcp.ts';
@@ -62,8 +64,16 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
   const session = new LiveSession(config, secrets, () => models.name, options.resumed);
   const conversation = new Conversation(options.resumed?.messages, (message) => session.writer.appendMessage(message));
   const { files: instructionFiles, refused: refusedInstructions } = loadInstructionFiles(config.cwd, config.home, config.secretPatterns);
+  // Once a session, like the instruction files: the system prompt stays the same turn after turn (the cache prefix).
+  const skills = findSkills({
+    workspaceRoot: config.cwd,
+    sylvanHome: config.home,
+    userHome: config.userHome,
+    disabled: config.settings?.disabledSkills,
+    secretPatterns: config.secretPatterns,
+  });
   /** Told once, with the first turn's notices. */
-  const instructionNotes = refusedInstructions.map((line) => `(${line})`);
+  const instructionNotes = [...refusedInstructions, ...skills.problems].map((line) => `(${line})`);
   const specOf: ToolSpecLookup = (toolName) => builtInSpec(toolName) ?? mcp.toolSpec(toolName);
   /** Told once, with the first turn's notices. */
   const untrustedHooksNote: string[] = [];
@@ -115,6 +125,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     networkGrants,
     todo,
     subagents: { agents: subagents.agents, run: subagents.run },
+    skills: skills.skills,
   });
   warmUpFirstRequest(tools);
   const offered = new OfferedTools({
@@ -123,7 +134,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     mcp,
     secrets: () => secrets,
     specOf,
-    projectInstructions: instructionsSection(instructionFiles),
+    projectInstructions: instructionsSection(instructionFiles) + skillsSection(skills.skills),
     firstWaitMs: config.mode.kind === 'print' ? (config.mcpStartTimeoutSeconds ?? 10) * 1000 : undefined,
   });
   // SYLVAN_CACHE=off: no cache to keep a prefix stable for, so as much history as fits.
@@ -131,14 +142,24 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
   const hooks = createHooks(config, session, specOf, () => secrets, () => turns.mode);
   untrustedHooksNote.push(...untrustedHooksNotes(hooks));
   const turns = new RuntimeTurns({ config, conversation, meter, offered, models, session, notices, progress, searchSources, sandbox, todo, secrets, specOf, hooks, subagents });
-  return asRuntime({ config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines, hooks, subagents });
+  const instructions = {
+    files: instructionFiles,
+    reload(): readonly InstructionFile[] {
+      this.files = loadInstructionFiles(config.cwd, config.home, config.secretPatterns).files;
+      offered.setProjectInstructions(instructionsSection(this.files) + skillsSection(skills.skills));
+      meter.fitter.reserveFor(offered.instructions, offered.tools);
+      return this.files;
+    },
+  };
+  return asRuntime({ config, conversation, instructions, skills, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines, hooks, subagents });
 }
 
 /** The pieces a runtime is made of. */
 interface RuntimePieces {
   config: Config;
   conversation: Conversation;
-  instructionFiles: readonly InstructionFile[];
+  instructions: { files: readonly InstructionFile[]; reload(): readonly InstructionFile[] };
+  skills: SkillCatalogue;
   mcp: RuntimeMcp;
   sandbox: CommandSandbox;
   networkGrants: NetworkGrants;
@@ -157,7 +178,7 @@ interface RuntimePieces {
 
 /** The pieces as the one `Runtime` the front ends hold. */
 function asRuntime(pieces: RuntimePieces): Runtime {
-  const { config, conversation, instructionFiles, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines, hooks, subagents } = pieces;
+  const { config, conversation, instructions, skills, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines, hooks, subagents } = pieces;
   // A window set by SYLVAN_CONTEXT_TOKENS stays; the model's own window follows /model.
   const windowFollowsModel = config.contextTokens === contextWindowFor(config.model);
   return {
@@ -165,7 +186,11 @@ function asRuntime(pieces: RuntimePieces): Runtime {
     get toolNames() {
       return offered.allNames;
     },
-    instructionFiles,
+    get instructionFiles() {
+      return instructions.files;
+    },
+    reloadInstructions: () => instructions.reload(),
+    skills,
     mcp,
     sandbox,
     networkGrants,

@@ -29,7 +29,7 @@ export class OfferedTools {
   private instructionsNow: string;
   private firstWaitMs: number | undefined;
 
-  constructor(private readonly options: OfferedToolsOptions) {
+  constructor(private options: OfferedToolsOptions) {
     this.current = options.builtIn;
     this.names = Object.keys(options.builtIn);
     this.instructionsNow = this.instructionsFor(this.names);
@@ -64,6 +64,12 @@ export class OfferedTools {
     this.names = names;
     this.instructionsNow = this.instructionsFor(names);
     return true;
+  }
+
+  /** Replaces the instruction files' section (`/memory reload`): the next request's system prompt carries it. */
+  setProjectInstructions(text: string): void {
+    this.options.projectInstructions = text;
+    this.instructionsNow = this.instructionsFor(this.names);
   }
 
   /** Plan mode: the same tools (so a refused call is answered by the policy), fewer offered, and the planning instructions. */

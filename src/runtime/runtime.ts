@@ -16,6 +16,7 @@ import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
 import type { NetworkGrants } from '../sandbox/network-grants.ts';
 import type { SessionSpend, SessionWriter } from '../session/store.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
+import type { SkillCatalogue } from '../tools/skill/skill-catalogue.ts';
 import type { TodoItem, TodoList } from '../tools/todo/todo-list.ts';
 import type { CallDescription, ToolSpec } from '../tools/tool-spec.ts';
 
@@ -129,6 +130,13 @@ export interface AgentSetup {
   toolSpec(toolName: string): ToolSpec | undefined;
   /** AGENTS.md and the like, as added to the system prompt. */
   readonly instructionFiles: readonly InstructionFile[];
+  /**
+   * Reads the instruction files again (`/memory add`, `/memory reload`): the next request's system
+   * prompt carries them. Otherwise they are read once a session, so the cached prefix holds.
+   */
+  reloadInstructions(): readonly InstructionFile[];
+  /** The skills found at start (`/skills`), those turned off, and the files that were not used. */
+  readonly skills: SkillCatalogue;
   /** The MCP servers of the settings: their tools, approval, status. */
   readonly mcp: RuntimeMcp;
   /** Where commands (and the MCP servers that ask for it) run fenced: `/sandbox` shows it. */

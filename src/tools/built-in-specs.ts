@@ -8,6 +8,7 @@ import { writeFileSpec } from './files/write-file-spec.ts';
 import { runCommandSpec } from './shell/run-command-spec.ts';
 import { todoWriteSpec } from './todo/todo-write-spec.ts';
 import { taskSpec } from './task/task-spec.ts';
+import { skillSpec } from './skill/skill-spec.ts';
 import { weatherSpec } from './weather/weather-spec.ts';
 import { webFetchSpec } from './web/web-fetch-spec.ts';
 import { webSearchSpec } from './web/web-search-spec.ts';
@@ -25,6 +26,7 @@ export const BUILT_IN_SPECS: readonly ToolSpec[] = [
   searchFilesSpec,
   runCommandSpec,
   todoWriteSpec,
+  skillSpec,
   webSearchSpec,
   webFetchSpec,
   taskSpec,

@@ -31,6 +31,9 @@ import { weatherSpec } from './weather/weather-spec.ts';
 import { createTodoWriteTool } from './todo/todo-write.ts';
 import { taskSpec } from './task/task-spec.ts';
 import { createTaskTool, type RunTask } from './task/task-tool.ts';
+import type { Skill } from './skill/skill-catalogue.ts';
+import { skillSpec } from './skill/skill-spec.ts';
+import { createSkillTool } from './skill/skill-tool.ts';
 
 export interface ToolContext {
   /** The folder Sylvan was started in; file tools never leave it. */
@@ -56,6 +59,8 @@ export interface ToolContext {
   todo?: TodoList;
   /** The agents `task` offers and what runs them; absent, no `task` tool. */
   subagents?: { agents: readonly { name: string; description: string }[]; run: RunTask };
+  /** The skills of this session: with any, the `skill` tool is offered and `read_file` reads their folders. */
+  skills?: readonly Skill[];
 }
 
 /** The registry: every tool the model can call, made for this workspace, each under its spec's name (`built-in-specs.ts`). */
@@ -65,7 +70,7 @@ export function createTools(context: ToolContext) {
     [weatherSpec.name]: createWeatherTool({ source: context.weather, fetch: context.fetch }),
     [calculatorSpec.name]: createCalculatorTool(),
     [currentTimeSpec.name]: createCurrentTimeTool(),
-    [readFileSpec.name]: createReadFileTool(workspace),
+    [readFileSpec.name]: createReadFileTool({ ...workspace, readOnlyFolders: context.skills?.map((skill) => skill.folder) }),
     [listFilesSpec.name]: createListFilesTool(workspace),
     [writeFileSpec.name]: createWriteFileTool(workspace),
     [editFileSpec.name]: createEditFileTool(workspace),
@@ -80,6 +85,7 @@ export function createTools(context: ToolContext) {
       },
     }),
     [todoWriteSpec.name]: createTodoWriteTool(context.todo ?? new TodoList(), (text) => redactSecrets(text, context.secrets?.() ?? [])),
+    ...(context.skills?.length ? { [skillSpec.name]: createSkillTool(context.skills, context.secretPatterns) } : {}),
     ...createWebTools(context.search, { fetch: context.fetch, toolTimeoutMs: context.toolTimeoutMs }),
     ...(context.subagents && { [taskSpec.name]: createTaskTool(context.subagents.agents, context.subagents.run) }),
   } satisfies ToolSet;

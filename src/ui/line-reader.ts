@@ -1,5 +1,6 @@
 import { createCompleter, type CompleterOptions } from './input/completion.ts';
 import { LineEditor } from './input/line-editor.ts';
+import { lendTerminal } from './input/terminal-modes.ts';
 import type { LineReader } from './input/line-reader-contract.ts';
 
 export type { ChoiceResult, LineReader, PickItem, PickRequest, ReadOptions, ReadResult, TypeAhead } from './input/line-reader-contract.ts';
@@ -19,5 +20,15 @@ export function createTerminalReader(options: {
   dim?: (text: string) => string;
 }): LineReader {
   const completer = options.completion && createCompleter(options.completion);
-  return new LineEditor({ ...options, completer });
+  const editor = new LineEditor({ ...options, completer });
+  return Object.assign(editor, {
+    async lendTerminal<T>(work: () => Promise<T>): Promise<T> {
+      const takeBack = lendTerminal(options.input, options.output);
+      try {
+        return await work();
+      } finally {
+        takeBack();
+      }
+    },
+  });
 }

@@ -55,6 +55,8 @@ export interface ReplState {
   mode: ApprovalMode;
   /** A menu answered by one key, where the reader holds a terminal (see one-key-question.ts). */
   choose?: (question: string, choices: readonly Choice[]) => Promise<ChoiceResult>;
+  /** Runs `work` (an editor) with the terminal lent to it, where the reader holds one. */
+  lendTerminal?: <T>(work: () => Promise<T>) => Promise<T>;
   /** A list to choose from by typing a filter (the /resume picker), where the reader holds a terminal. */
   pick?: (request: PickRequest) => Promise<number | undefined>;
   /** Where the REPL writes: a command that redraws (the /resume transcript) needs its width. */

@@ -161,6 +161,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       thinking: 'whole',
       lastToolCalls: [],
       pick: reader.pick && ((request) => reader.pick!(request)),
+      lendTerminal: reader.lendTerminal && ((work) => reader.lendTerminal!(work)),
       choose: reader.choose && ((question, choices) => reader.choose!(question, choices)),
       output,
       status: (label) => {
@@ -240,6 +241,12 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     if (line.startsWith('!')) {
       const { runUserCommand } = await import('./user-command.ts');
       await runUserCommand(line, current, { piped: options.pipedInput === true });
+      continue;
+    }
+
+    // `# fact` on one line: remembered in an instruction file (asked which, then the write approval), not sent.
+    if (line.startsWith('#') && !line.includes('\n') && line.slice(1).trim() !== '') {
+      await (await import('./memory-command.ts')).addMemory(line.slice(1), current);
       continue;
     }
 

@@ -209,6 +209,24 @@ const COMMANDS: SlashCommand[] = [
     run: (_argument, state) => showInstructions(state),
   },
   {
+    name: '/skills',
+    usage: '/skills',
+    summary: 'the skills, and whose they are',
+    run: async (_argument, state) => (await import('./skills-command.ts')).skillsCommand(state),
+  },
+  {
+    name: '/memory',
+    usage: '/memory [add TEXT]',
+    summary: 'instruction files; add a fact',
+    run: async (argument, state) => (await import('./memory-command.ts')).memoryCommand(argument, state),
+  },
+  {
+    name: '/init',
+    usage: '/init',
+    summary: 'the model writes AGENTS.md',
+    run: async (_argument, state) => (await import('./init-command.ts')).initCommand(state),
+  },
+  {
     name: '/thinking',
     usage: '/thinking',
     summary: "switch the model's reasoning between shown whole and one line",

@@ -28,6 +28,8 @@ export function stubRuntime<T extends Partial<Runtime>>(overrides: T): Runtime &
     toolNames: [],
     toolSpec: builtInSpec,
     instructionFiles: [],
+    reloadInstructions: () => [],
+    skills: { skills: [], disabled: [], problems: [] },
     mcp: startRuntimeMcp(config),
     sandbox: new CommandSandbox({ settings: { mode: 'off', network: false, source: 'a test' }, workspaceRoot: workspace, sylvanHome: config.home }),
     networkGrants: new NetworkGrants(),

@@ -5,7 +5,7 @@ import { BUILT_IN_SPECS, builtInSpec } from '../../src/tools/built-in-specs.ts';
 import { createTools } from '../../src/tools/index.ts';
 import { delegates, onlyReads, type ToolSpec } from '../../src/tools/tool-spec.ts';
 
-/** Every built-in tool the registry makes, with the web family switched on (the sample backend, no network). */
+/** Every built-in tool the registry makes, with the web family switched on (the sample backend, no network) and a skill, so `skill` is offered. */
 const registered = createTools({
   workspaceRoot: process.cwd(),
   weather: 'sample',
@@ -13,6 +13,7 @@ const registered = createTools({
   toolTimeoutMs: 1_000,
   search: { backend: 'sample', tavilyBaseUrl: '', braveBaseUrl: '', fetchEnabled: true, allowPrivateAddresses: false },
   subagents: { agents: [], run: async () => '' },
+  skills: [{ name: 'pdf', description: 'PDF forms', folder: '/nonexistent/pdf', source: '.claude/skills', owner: 'project' }],
 });
 
 describe('every tool declares what it is', () => {

@@ -20,6 +20,8 @@ export interface LoadedSettings {
   secretPatterns: string[];
   /** One line each: settings files that were not read (a FIFO, a link out of their folder, too big). */
   notes: string[];
+  /** `skills.disabled` of both files: skills that are not offered (turning one off only narrows). */
+  disabledSkills: string[];
   /** The project file's `mode`, kept out of `environment`: it counts only when it asks no less than the user's. */
   projectMode?: { value: string; file: string };
 }
@@ -74,7 +76,7 @@ export function loadSettings(home: string, cwd: string, trustedEnvironment: Reco
       const option = SETTING_OPTIONS[key];
       if (!option) {
         if ((STRUCTURED_KEYS as readonly string[]).includes(key)) continue;
-        throw new ConfigError(`${layer.file}: ${key}: unknown setting; known: ${[...Object.keys(SETTING_OPTIONS), 'permissions', 'mcpServers', 'sandbox', 'hooks'].join(', ')}.`);
+        throw new ConfigError(`${layer.file}: ${key}: unknown setting; known: ${[...Object.keys(SETTING_OPTIONS), ...STRUCTURED_KEYS.filter((known) => known !== '$schema')].join(', ')}.`);
       }
       if (value === null || value === undefined) continue;
       const checked = checkOption(option.type, value);
@@ -96,7 +98,17 @@ export function loadSettings(home: string, cwd: string, trustedEnvironment: Reco
     }
     return patterns as string[];
   });
-  return { environment, layers, secretPatterns, notes, projectMode };
+  const disabledSkills = layers.flatMap((layer) => {
+    const skills = layer.values.skills as { disabled?: unknown } | undefined;
+    if (skills === undefined || skills === null) return [];
+    const disabled = typeof skills === 'object' ? skills.disabled : undefined;
+    const keys = typeof skills === 'object' && !Array.isArray(skills) ? Object.keys(skills).filter((key) => key !== 'disabled') : [];
+    if (keys.length > 0 || (disabled !== undefined && (!Array.isArray(disabled) || !disabled.every((name) => typeof name === 'string')))) {
+      throw new ConfigError(`${layer.file}: skills: must be { "disabled": ["skill-name", …] }.`);
+    }
+    return (disabled ?? []) as string[];
+  });
+  return { environment, layers, secretPatterns, disabledSkills, notes, projectMode };
 }
 
 function refuseInProject(file: string, key: string, guard: (typeof SETTING_OPTIONS)[string]['guard'], trustedKeys: Set<string>): void {

@@ -50,6 +50,8 @@ export const STRUCTURED_KEYS = [
   'sandbox',
   // Read by hooks/: a folder's hooks run only after /hooks trust.
   'hooks',
+  // Read by skill-settings: which skills not to offer.
+  'skills',
   // Read by budget-settings.ts: a folder's file may only lower a budget or a threshold, and may not set prices.
   'turnCostBudget',
   'sessionCostBudget',

@@ -2,7 +2,8 @@ import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { tool } from 'ai';
 import { z } from 'zod';
-import { openWorkspaceFile, resolveWorkspaceTarget, type WorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
+import path from 'node:path';
+import { isInside, openWorkspaceFile, resolveWorkspaceTarget, type WorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
 import { countOf } from '../count-of.ts';
 
 /** Hard cap on the text handed to the model, whatever the file. */
@@ -21,7 +22,7 @@ const NOTE_RESERVE_CHARS = 300;
  * never exceeds 8,000 characters; lines longer than 1,000 characters are cut with a marker.
  * Binary files are described, not dumped. Refuses paths outside the workspace and secret files.
  */
-export function createReadFileTool(options: WorkspaceToolOptions) {
+export function createReadFileTool(options: WorkspaceToolOptions & ReadOnlyFolders) {
   return tool({
     description:
       'Read a text file in the workspace. Returns a summary line, then the lines prefixed with their line numbers. ' +
@@ -35,9 +36,12 @@ export function createReadFileTool(options: WorkspaceToolOptions) {
       limit: z.number().int().min(1).optional().describe(`Maximum number of lines to return (default ${DEFAULT_LINE_LIMIT}).`),
     }),
     async execute({ path: userPath, offset = 1, limit = DEFAULT_LINE_LIMIT }, { abortSignal }) {
-      const target = await resolveWorkspaceTarget(options.workspaceRoot, userPath, {
+      const folder = readOnlyFolderOf(options, userPath);
+      const resolved = await resolveWorkspaceTarget(folder ?? options.workspaceRoot, userPath, {
         secretPatterns: options.secretPatterns ?? [],
       });
+      // Outside the workspace the relative path would be ambiguous: the model is shown the path it gave.
+      const target = folder === undefined ? resolved : { ...resolved, relativePath: path.join(folder, resolved.relativePath) };
       const stats = await statForReading(target, userPath);
       abortSignal?.throwIfAborted();
       const bytes = await readPrefix(target, userPath, Math.min(stats.size, MAX_READ_BYTES));
@@ -48,6 +52,20 @@ export function createReadFileTool(options: WorkspaceToolOptions) {
       return formatWindow(target.relativePath, stats.size, bytes, offset, limit);
     },
   });
+}
+
+export interface ReadOnlyFolders {
+  /**
+   * Folders outside the workspace `read_file` also reads (a skill's), by absolute path: each is a
+   * root of its own, with the workspace's rules (no link out of it, no secret file, no hard link).
+   */
+  readOnlyFolders?: readonly string[];
+}
+
+/** The read-only folder an absolute path outside the workspace lies in; inside it, the workspace's own rules (and hidden paths) hold. */
+function readOnlyFolderOf(options: WorkspaceToolOptions & ReadOnlyFolders, userPath: string): string | undefined {
+  if (!path.isAbsolute(userPath) || isInside(path.resolve(options.workspaceRoot), path.resolve(userPath))) return undefined;
+  return options.readOnlyFolders?.find((folder) => isInside(path.resolve(folder), path.resolve(userPath)));
 }
 
 async function statForReading(target: WorkspaceTarget, userPath: string): Promise<Stats> {

@@ -66,6 +66,8 @@ export interface LineReader {
    * with undefined.
    */
   pick?(request: PickRequest): Promise<number | undefined>;
+  /** Readers that hold the terminal: gives it (cooked, our input paused) to `work`, a child that reads it itself, then takes it back. */
+  lendTerminal?<T>(work: () => Promise<T>): Promise<T>;
   /** Input history, newest first, for saving. */
   readonly history: readonly string[];
   readonly interactive: boolean;
