@@ -6,7 +6,7 @@ import type { Config } from './config/config.ts';
 import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createTerminalReader } from './ui/line-reader.ts';
 import { prepareHome } from './session/session-home.ts';
-import { resolveResume, type Replay, type ResumedSession } from './ui/resume.ts';
+import { resolveResume, type Replay } from './ui/resume.ts';
 import { loadedFilesLine } from './config/settings/loaded-files.ts';
 import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
@@ -20,6 +20,8 @@ import type { LoadedCommands } from './commands/custom-command.ts';
 import { commandSummaries } from './ui/custom-commands.ts';
 import { mcpPromptCommands, mcpResources } from './ui/input/mcp-completion.ts';
 import { processIo, type CliIo } from './ui/cli-io.ts';
+import type { EditorFiles } from './tools/files/editor-files.ts';
+import type { ResumedHistory } from './runtime/runtime.ts';
 
 /** package.json's version, put in by the build (scripts/build.mjs), so a prompt reads no file for it. */
 declare const SYLVAN_VERSION: string | undefined;
@@ -77,13 +79,13 @@ function fail(error: unknown, debug: boolean, stderr: CliIo['stderr']): number {
   return 1;
 }
 
-async function loadRuntime(config: Config, resumed: ResumedSession | undefined) {
+async function loadRuntime(config: Config, resumed: ResumedHistory | undefined, editorFiles?: EditorFiles) {
   // The provider package loads beside the runtime, not after it: this is on the way to the first request.
   const [{ createRuntime }, modelFactory] = await Promise.all([
     import('./runtime/create-runtime.ts'),
     import('./providers/load-model-factory.ts').then(({ loadModelFactory }) => loadModelFactory(config)),
   ]);
-  return createRuntime(config, { resumed, modelFactory });
+  return createRuntime(config, { resumed, modelFactory, editorFiles });
 }
 
 /** The whole program: resolves with the exit code once stdout and stderr have drained. */
@@ -133,6 +135,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return fail(new ConfigError((error as Error).message), debug, io.stderr);
   }
 
+  if (config.mode.kind === 'acp') {
+    try {
+      return await runAcpMode(argv, config, io);
+    } catch (error) {
+      return fail(error, debug, io.stderr);
+    }
+  }
   const customCommands = loadCustomCommands({ workspaceRoot: config.cwd, home: config.home, builtIns: SLASH_COMMANDS });
 
   try {
@@ -172,6 +181,22 @@ async function runPrintMode(config: Config, question: string | undefined, io: Cl
     await runtime.mcp.close();
     stopListening();
   }
+}
+
+/** `sylvan --acp`: an editor's agent on stdin/stdout; the ACP library is loaded only here. */
+async function runAcpMode(argv: string[], config: Config, io: CliIo): Promise<number> {
+  const { runAcp } = await import('./ui/acp/run-acp.ts');
+  return runAcp({
+    argv,
+    env: io.env,
+    config,
+    version: version(),
+    stdin: io.stdin,
+    stdout: io.stdout as NodeJS.WritableStream,
+    log: (line) => io.stderr.write(`${sanitizeLine(line)}\n`),
+    loadRuntime,
+    loadCommands: (sessionConfig) => loadCustomCommands({ workspaceRoot: sessionConfig.cwd, home: sessionConfig.home, builtIns: SLASH_COMMANDS }),
+  });
 }
 
 /** The REPL: a terminal's line editor or a pipe's lines, the banner, then turns until the input ends. */

@@ -2,6 +2,7 @@ import type { ThinkingSetting } from '../providers/thinking.ts';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import type { SearchConfig } from '../tools/web/web-config.ts';
+import type { RunMode } from './flags.ts';
 import type { LoadedSettings } from './settings/load-settings.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
@@ -35,8 +36,8 @@ export interface Config {
   contextTokens: number;
   debug: boolean;
   secretPatterns: string[];
-  /** `print` runs one turn; its prompt comes from the arguments or, when absent, stdin. */
-  mode: { kind: 'repl' } | { kind: 'print'; prompt?: string };
+  /** `print` runs one turn; its prompt comes from the arguments or, when absent, stdin. `acp` serves an editor. */
+  mode: RunMode;
   json: boolean;
   resume?: ResumeRequest;
   cwd: string;

@@ -4,6 +4,7 @@ import type { ResumeRequest } from './config.ts';
 
 export const HELP = `Usage: sylvan [options]            chat in the terminal
        sylvan -p "question"         answer one question and exit (or pipe it on stdin)
+       sylvan --acp                 serve an editor over the Agent Client Protocol (stdio)
 
 Options:
   -p, --print             one turn, answer on stdout, tool activity on stderr
@@ -31,6 +32,7 @@ With no key Sylvan runs a built-in offline mock model.`;
 const FLAG_OPTIONS = {
   print: { type: 'boolean', short: 'p' },
   json: { type: 'boolean' },
+  acp: { type: 'boolean' },
   provider: { type: 'string' },
   model: { type: 'string', short: 'm' },
   'max-steps': { type: 'string' },
@@ -54,9 +56,12 @@ export type Flags = ReturnType<typeof parseArgs<{ options: typeof FLAG_OPTIONS; 
 /** What the command line asks for: the flags, and for print mode the question and where the turn goes. */
 export interface CommandLine {
   flags: Flags;
-  mode: { kind: 'repl' } | { kind: 'print'; prompt?: string };
+  mode: RunMode;
   resume: ResumeRequest | undefined;
 }
+
+/** What the process is: a terminal chat, one printed answer, or an editor's agent over ACP. */
+export type RunMode = { kind: 'repl' } | { kind: 'print'; prompt?: string } | { kind: 'acp' };
 
 /** `--resume` takes an optional id, which parseArgs cannot express: give it an empty one. */
 function normaliseResume(argv: string[]): string[] {
@@ -84,6 +89,14 @@ export function parseCommandLine(argv: string[]): CommandLine | { help: true } |
   if (values.help) return { help: true };
   if (values.version) return { version: true };
 
+  // `sylvan acp` is how some editors' registries spell it.
+  const acp = values.acp === true || (positionals.length === 1 && positionals[0] === 'acp');
+  if (acp) {
+    if (values.print === true || values.json === true) throw new ConfigError('--acp serves an editor; it cannot be combined with -p or --json.');
+    if (values.continue !== undefined || values.resume !== undefined) throw new ConfigError('--acp resumes sessions when the editor asks (session/load); drop --continue and --resume.');
+    if (positionals.length > 0 && positionals[0] !== 'acp') throw new ConfigError(`Unexpected argument "${positionals[0]}" with --acp.`);
+    return { flags: values, mode: { kind: 'acp' }, resume: undefined };
+  }
   const print = values.print === true || values.json === true;
   const prompt = positionals.join(' ').trim();
   if (!print && prompt !== '') {

@@ -16,6 +16,7 @@ import { TodoList } from '../tools/todo/todo-list.ts';
 import { builtInSpec } from '../tools/built-in-specs.ts';
 import { runCommandSpec } from '../tools/shell/run-command-spec.ts';
 import type { ToolSpecLookup } from '../tools/tool-spec.ts';
+import type { EditorFiles } from '../tools/files/editor-files.ts';
 import { CommandSandbox } from '../sandbox/command-sandbox.ts';
 import { NetworkGrants } from '../sandbox/network-grants.ts';
 import { approvalPreview } from './approval-preview.ts';
@@ -33,6 +34,8 @@ export interface RuntimeOptions {
   modelFactory: ModelFactory;
   /** A resumed session's history and its transcript to append to. */
   resumed?: ResumedHistory;
+  /** An editor's buffers (ACP with the client's `fs`): the file tools read and write there. */
+  editorFiles?: EditorFiles;
 }
 
 /** Builds the runtime from its pieces and wires them together; what each piece does is in its own module. */
@@ -87,6 +90,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     sandbox,
     networkGrants,
     todo,
+    editorFiles: options.editorFiles,
   });
   warmUpFirstRequest(tools);
   const offered = new OfferedTools({

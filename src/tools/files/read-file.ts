@@ -38,6 +38,12 @@ export function createReadFileTool(options: WorkspaceToolOptions) {
       const target = await resolveWorkspaceTarget(options.workspaceRoot, userPath, {
         secretPatterns: options.secretPatterns ?? [],
       });
+      if (options.editorFiles) {
+        const text = await options.editorFiles.read(target.absolutePath);
+        abortSignal?.throwIfAborted();
+        const bytes = Buffer.from(text, 'utf8');
+        return formatWindow(target.relativePath, bytes.length, bytes, offset, limit);
+      }
       const stats = await statForReading(target, userPath);
       abortSignal?.throwIfAborted();
       const bytes = await readPrefix(target, userPath, Math.min(stats.size, MAX_READ_BYTES));
