@@ -100,7 +100,8 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     secrets: () => secrets,
     specOf,
     projectInstructions: instructionsSection(instructionFiles),
-    firstWaitMs: config.mode.kind === 'print' ? (config.mcpStartTimeoutSeconds ?? 10) * 1000 : undefined,
+    // Nobody types while print mode or an editor's first turn waits: the servers' tools are worth the wait.
+    firstWaitMs: config.mode.kind !== 'repl' ? (config.mcpStartTimeoutSeconds ?? 10) * 1000 : undefined,
   });
   // SYLVAN_CACHE=off: no cache to keep a prefix stable for, so as much history as fits.
   const meter = new WindowMeter(config.contextTokens, conversation, config.cache === 'off' ? 'turns' : 'chunks', offered);
