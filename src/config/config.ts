@@ -2,10 +2,12 @@ import type { ThinkingSetting } from '../providers/thinking.ts';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import type { SearchConfig } from '../tools/web/web-config.ts';
-import type { RunMode } from './flags.ts';
 import type { LoadedSettings } from './settings/load-settings.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
+
+/** What the process is: a terminal chat, one printed answer, or an editor's agent over ACP. */
+export type RunMode = { kind: 'repl' } | { kind: 'print'; prompt?: string } | { kind: 'acp' };
 
 export type ResumeRequest = { kind: 'latest' } | { kind: 'pick' } | { kind: 'id'; id: string };
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../errors.ts';
-import type { ResumeRequest } from './config.ts';
+import type { ResumeRequest, RunMode } from './config.ts';
 
 export const HELP = `Usage: sylvan [options]            chat in the terminal
        sylvan -p "question"         answer one question and exit (or pipe it on stdin)
@@ -59,9 +59,6 @@ export interface CommandLine {
   mode: RunMode;
   resume: ResumeRequest | undefined;
 }
-
-/** What the process is: a terminal chat, one printed answer, or an editor's agent over ACP. */
-export type RunMode = { kind: 'repl' } | { kind: 'print'; prompt?: string } | { kind: 'acp' };
 
 /** `--resume` takes an optional id, which parseArgs cannot express: give it an empty one. */
 function normaliseResume(argv: string[]): string[] {
