@@ -6,7 +6,7 @@ import type { Config } from './config/config.ts';
 import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
 import { createTerminalReader } from './ui/line-reader.ts';
 import { prepareHome } from './session/session-home.ts';
-import { resolveResume, type Replay } from './ui/resume.ts';
+import { assertResumable, resolveResume, type Replay } from './ui/resume.ts';
 import { loadedFilesLine } from './config/settings/loaded-files.ts';
 import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
@@ -145,21 +145,23 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const customCommands = loadCustomCommands({ workspaceRoot: config.cwd, home: config.home, builtIns: SLASH_COMMANDS });
 
   try {
-    return config.mode.kind === 'print'
-      ? await runPrintMode(config, config.mode.prompt, io, customCommands)
-      : await runReplMode(config, io, customCommands, debug);
+    // --json alone means print mode too: a missing question names it, not a -p the user never typed.
+    const flag = config.json && !argv.some((argument) => argument === '-p' || argument === '--print') ? '--json' : '-p';
+    if (config.mode.kind === 'print') return await runPrintMode(config, config.mode.prompt, io, customCommands, flag);
+    assertResumable(config);
+    return await runReplMode(config, io, customCommands, debug);
   } catch (error) {
     return fail(error, debug, io.stderr);
   }
 }
 
 /** `sylvan -p`: the question from the arguments or else stdin, one turn, the runtime closed after it. */
-async function runPrintMode(config: Config, question: string | undefined, io: CliIo, customCommands: LoadedCommands): Promise<number> {
+async function runPrintMode(config: Config, question: string | undefined, io: CliIo, customCommands: LoadedCommands, flag: '-p' | '--json'): Promise<number> {
   let prompt = question;
   if (prompt === undefined) {
-    if (io.stdin.isTTY) throw new ConfigError('-p needs a question: sylvan -p "your question", or pipe it on stdin.');
+    if (io.stdin.isTTY) throw new ConfigError(`${flag} needs a question (it answers one and exits): sylvan ${flag} "your question", or pipe it on stdin.`);
     prompt = (await readAll(io.stdin)).trim();
-    if (prompt === '') throw new ConfigError('-p got an empty question on stdin.');
+    if (prompt === '') throw new ConfigError(`${flag} got an empty question on stdin: sylvan ${flag} "your question", or pipe it in.`);
   }
   const resumed = await resolveResume(config, undefined, (line) => io.stderr.write(`${line}\n`));
   const controller = new AbortController();

@@ -47,6 +47,8 @@ export const SPAWNING_FILES = {
   'test/hardening/own-files.test.ts': { seconds: 15, waitsFor: '9 CLI runs reading FIFOs, devices and a 1 GB file' },
   'test/hardening/files.test.ts': { seconds: 10, waitsFor: 'three 100 MB writers killed mid-write, 300 racing writes (CPU-bound, stopped at 15 s)' },
   'test/cli/modes-tmux.test.ts': { seconds: 10, waitsFor: '5 terminal (tmux) sessions cycling the approval modes' },
+  'test/cli/first-session-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session against a loopback DashScope: Ctrl-L and typing, two approvals, /export, a !command in bubblewrap' },
+  'test/mcp/mcp-start-timeout-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session whose MCP server never answers within its 1 s start limit' },
   'test/cli/checkpoints.test.ts': { seconds: 10, waitsFor: '2 terminal sessions undoing and rewinding, one resumed with --continue' },
   'test/cli/sandbox.test.ts': { seconds: 20, waitsFor: '8 CLI runs, commands in bubblewrap, without it, or with a bwrap that cannot start' },
   'test/cli/network-grant-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session: a command granted the network and stopped, then a second with its call id' },

@@ -19,7 +19,7 @@ export function stepFailure(options: TurnOptions, error: unknown, abortReason: u
     const seconds = Math.round(options.stepTimeoutMs / 1000);
     return {
       reason: 'timeout',
-      message: `No complete answer from ${options.provider.label} within ${seconds} s (--timeout). Try again, or raise --timeout / SYLVAN_TIMEOUT.`,
+      message: `No complete answer from ${options.provider.label.replace(/^The /, 'the ')} within ${seconds} s (--timeout). Try again, or raise --timeout / SYLVAN_TIMEOUT.`,
     };
   }
   const cause = error ?? abortReason;

@@ -11,7 +11,8 @@ import { ChangeLocks } from './change-locks.ts';
 import { changesBetween } from './command-changes.ts';
 import { observe, type Observed } from './file-state.ts';
 import { restoreChanges, type ConflictResolver, type RestoreLine } from './restore.ts';
-import { isInGitWorkTree, ShadowRepository, type SnapshotTaken } from './shadow-repository.ts';
+import { ShadowRepository, type SnapshotTaken } from './shadow-repository.ts';
+import { UndoableCommands } from './undoable-commands.ts';
 
 export interface SessionCheckpointsOptions {
   /** $SYLVAN_HOME. */
@@ -47,12 +48,13 @@ export class SessionCheckpoints {
   private readonly root: string;
   private readonly notices: string[] = [];
   private readonly shadow: ShadowRepository;
-  private inGit: Promise<boolean> | undefined;
-  private commandsToldOnce = false;
+  /** Whether what commands change can be undone here, and the line that says it cannot. */
+  readonly commands: UndoableCommands;
   private prunedOthers = false;
   /** The turn's start: its record saved and other sessions' checkpoints tidied (once a session). */
   private started: Promise<unknown> = Promise.resolve();
   private current: TurnRecord | undefined;
+  private commandLinesTurn: TurnRecord | undefined;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly locks = new ChangeLocks();
 
@@ -60,6 +62,7 @@ export class SessionCheckpoints {
     this.store = new CheckpointStore(checkpointFolder(options.home, options.sessionId));
     this.bounds = { ...DEFAULT_BOUNDS, ...options.bounds };
     this.root = realOrSelf(options.workspaceRoot);
+    this.commands = new UndoableCommands(this.root);
     const home = realOrSelf(options.home);
     const homeInside = path.relative(this.root, home);
     const homePrefix = homeInside.startsWith('..') || path.isAbsolute(homeInside) ? undefined : homeInside.split(path.sep).join('/');
@@ -88,8 +91,18 @@ export class SessionCheckpoints {
     return this.notices.splice(0);
   }
 
-  /** Starts a turn: its changes are recorded under it. `messageCount` is the history's length before its message. */
-  beginTurn(text: string, messageCount: number): void {
+  /**
+   * Starts a turn: its changes are recorded under it. `messageCount` is the history's length before
+   * its message. A custom command's `!` lines (`command-lines`) begin a turn named after it; the
+   * message they lead to joins that turn (one turn in /rewind, not two).
+   */
+  beginTurn(text: string, messageCount: number, kind: 'message' | 'command-lines' | 'command' = 'message'): void {
+    const joined = this.commandLinesTurn;
+    this.commandLinesTurn = undefined;
+    if (kind === 'message' && joined && joined === this.current && joined.messageCount === messageCount) {
+      joined.textHash = hashText(text);
+      return void this.enqueue(() => this.store.save());
+    }
     const oneLine = redactSecrets(text, this.options.secrets ?? []).replace(/\s+/g, ' ').trim();
     const words = oneLine.length > WORDS_SHOWN ? `${oneLine.slice(0, WORDS_SHOWN - 1)}…` : oneLine;
     const id = (this.turns.at(-1)?.id ?? 0) + 1;
@@ -104,6 +117,7 @@ export class SessionCheckpoints {
       snapshots: [],
     };
     this.store.index.turns.push(this.current);
+    if (kind === 'command-lines') this.commandLinesTurn = this.current;
     this.started = this.enqueue(async () => {
       await this.saveOrTell();
       if (this.prunedOthers) return;
@@ -160,12 +174,9 @@ export class SessionCheckpoints {
   async beforeCommand(toolName: string): Promise<FinishRecording> {
     const release = await this.locks.command();
     try {
-      this.inGit ??= isInGitWorkTree(this.root);
-      if (!(await this.inGit)) {
-        if (!this.commandsToldOnce) {
-          this.commandsToldOnce = true;
-          this.notices.push("(this folder is not in a git work tree, so what commands change cannot be undone; /undo covers Sylvan's own file edits)");
-        }
+      if (!(await this.commands.undoable())) {
+        const notice = this.commands.noticeAfter();
+        if (notice) this.notices.push(notice);
         return async () => release();
       }
       const turn = this.turnForChange();

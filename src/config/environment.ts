@@ -76,10 +76,16 @@ export function readEnvironment(environment: Environment, cwd: string): LayeredE
 const configError = (message: string) => new ConfigError(message);
 
 /** A number from its flag or, failing that, its variable; the error names the one the user set. */
-export function numberSetting(name: NumberSettingName, env: Environment, fallback: number, flag?: { value: string | undefined; name: string }): number {
+export function numberSetting(name: NumberSettingName, sources: SettingsSources, fallback: number, flag?: { value: string | undefined; name: string }): number {
   return flag?.value !== undefined
     ? parseNumberSetting(name, flag.value, fallback, flag.name, configError)
-    : parseNumberSetting(name, env[name], fallback, name, configError);
+    : parseNumberSetting(name, sources.lookup(name)?.value, fallback, whereSet(name, sources), configError);
+}
+
+/** A variable's name, with the file it came from when that is not the environment (`.env`, settings). */
+export function whereSet(name: string, sources: SettingsSources): string {
+  const layer = sources.lookup(name)?.layer;
+  return layer === undefined || layer.label === 'the environment' ? name : `${name} (in ${layer.label})`;
 }
 
 /**

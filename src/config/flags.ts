@@ -1,33 +1,9 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../errors.ts';
+import { argumentProblem } from './help-text.ts';
 import type { ResumeRequest, RunMode } from './config.ts';
 
-export const HELP = `Usage: sylvan [options]            chat in the terminal
-       sylvan -p "question"         answer one question and exit (or pipe it on stdin)
-       sylvan --acp                 serve an editor over the Agent Client Protocol (stdio)
-
-Options:
-  -p, --print             one turn, answer on stdout, tool activity on stderr
-      --json              with -p: every event as one JSON line on stdout
-      --provider NAME     dashscope | openai | mock            (SYLVAN_PROVIDER)
-  -m, --model NAME        model id, e.g. qwen-plus-latest       (SYLVAN_MODEL)
-      --max-steps N       model requests per turn, default 10   (SYLVAN_MAX_STEPS)
-      --token-budget N    tokens per turn, default 500000       (SYLVAN_TOKEN_BUDGET)
-      --timeout SECONDS   limit for each model step, default 120 (SYLVAN_TIMEOUT)
-  -y, --yes               approve file writes without asking    (SYLVAN_YES=1)
-      --sandbox MODE      commands in a sandbox: auto | on | off (SYLVAN_SANDBOX)
-      --mode NAME         ask | auto-edit | plan, default ask   (SYLVAN_MODE)
-      --think, --no-think thinking on or off for hybrid Qwen3 models (SYLVAN_THINKING=on|off|auto)
-      --thinking-budget N most tokens to think before answering (SYLVAN_THINKING_BUDGET)
-  -c, --continue          resume the latest session of this folder
-  -r, --resume [ID]       pick a recent session, or open one by id
-  -h, --help              this help
-  -v, --version           the version
-
-Keys (environment or .env in this folder): DASHSCOPE_API_KEY, OPENAI_API_KEY (+ OPENAI_BASE_URL).
-Models: DASHSCOPE_MODEL or OPENAI_MODEL (after --model and SYLVAN_MODEL).
-A local server needs no key: OPENAI_BASE_URL=http://localhost:11434/v1 (Ollama).
-With no key Sylvan runs a built-in offline mock model.`;
+export { HELP } from './help-text.ts';
 
 const FLAG_OPTIONS = {
   print: { type: 'boolean', short: 'p' },
@@ -78,9 +54,7 @@ export function parseCommandLine(argv: string[]): CommandLine | { help: true } |
   try {
     parsed = parseArgs({ args: normaliseResume(argv), allowPositionals: true, strict: true, options: FLAG_OPTIONS });
   } catch (error) {
-    // Node's text goes on about positionals after "--"; its first sentence is the useful part.
-    const first = (error as Error).message.split('\n')[0]?.split(/(?<=\.) /)[0] ?? 'Invalid arguments.';
-    throw new ConfigError(`${first} Run sylvan --help for the options.`);
+    throw new ConfigError(argumentProblem((error as Error).message));
   }
   const { values, positionals } = parsed;
   if (values.help) return { help: true };

@@ -6,7 +6,8 @@ import { hiddenPathPatterns } from '../sandbox/hidden-paths.ts';
 import { resolveSandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { parseSearchConfig } from '../tools/web/web-config.ts';
 import type { Config } from './config.ts';
-import { knownSecrets, nonEmpty, numberSetting, readEnvironment, truthy, type Environment } from './environment.ts';
+import { knownSecrets, nonEmpty, numberSetting, readEnvironment, truthy, whereSet, type Environment } from './environment.ts';
+import type { SettingsSources } from './settings/sources.ts';
 import { parseCommandLine } from './flags.ts';
 import { chooseModel, chooseProvider } from './provider-choice.ts';
 import { resolveApprovalMode } from './settings/approval-mode-setting.ts';
@@ -37,24 +38,24 @@ export function loadConfig(argv: string[], environment: Environment, cwd: string
     configError,
   );
   sources.notes.push(...approval.notes);
-  const cache = oneOf(env, 'SYLVAN_CACHE', ['explicit', 'implicit', 'off'] as const, 'explicit, implicit or off');
-  const weather = oneOf(env, 'SYLVAN_WEATHER', ['live', 'sample'] as const, 'live or sample');
+  const cache = oneOf(sources, 'SYLVAN_CACHE', ['explicit', 'implicit', 'off'] as const, 'explicit, implicit or off');
+  const weather = oneOf(sources, 'SYLVAN_WEATHER', ['live', 'sample'] as const, 'live or sample');
 
   return {
     ...chosen,
     model,
-    maxSteps: numberSetting('SYLVAN_MAX_STEPS', env, 10, { value: flags['max-steps'], name: '--max-steps' }),
-    tokenBudget: numberSetting('SYLVAN_TOKEN_BUDGET', env, 500_000, { value: flags['token-budget'], name: '--token-budget' }),
-    timeoutSeconds: numberSetting('SYLVAN_TIMEOUT', env, 120, { value: flags.timeout, name: '--timeout' }),
-    toolTimeoutSeconds: numberSetting('SYLVAN_TOOL_TIMEOUT', env, 60),
-    maxRetries: numberSetting('SYLVAN_MAX_RETRIES', env, 3),
+    maxSteps: numberSetting('SYLVAN_MAX_STEPS', sources, 10, { value: flags['max-steps'], name: '--max-steps' }),
+    tokenBudget: numberSetting('SYLVAN_TOKEN_BUDGET', sources, 500_000, { value: flags['token-budget'], name: '--token-budget' }),
+    timeoutSeconds: numberSetting('SYLVAN_TIMEOUT', sources, 120, { value: flags.timeout, name: '--timeout' }),
+    toolTimeoutSeconds: numberSetting('SYLVAN_TOOL_TIMEOUT', sources, 60),
+    maxRetries: numberSetting('SYLVAN_MAX_RETRIES', sources, 3),
     yes: flags.yes === true || sources.approvesEverything(truthy),
     approvalMode: approval.mode,
     weather: weather ?? (chosen.provider === 'mock' ? 'sample' : 'live'),
-    mockDelayMs: numberSetting('SYLVAN_MOCK_DELAY_MS', env, 15),
+    mockDelayMs: numberSetting('SYLVAN_MOCK_DELAY_MS', sources, 15),
     search: parseSearchConfig(env, chosen.provider, configError, environment),
     home,
-    contextTokens: numberSetting('SYLVAN_CONTEXT_TOKENS', env, contextWindowFor(model)),
+    contextTokens: numberSetting('SYLVAN_CONTEXT_TOKENS', sources, contextWindowFor(model)),
     debug: truthy(env.SYLVAN_DEBUG),
     secretPatterns: (env.SYLVAN_SECRET_PATTERNS ?? '')
       .split(',')
@@ -70,7 +71,7 @@ export function loadConfig(argv: string[], environment: Environment, cwd: string
     notes: [...layers.fileNotes, ...sources.notes],
     secrets: knownSecrets(env, chosen.apiKey),
     settings,
-    mcpStartTimeoutSeconds: numberSetting('SYLVAN_MCP_START_TIMEOUT', env, 10),
+    mcpStartTimeoutSeconds: numberSetting('SYLVAN_MCP_START_TIMEOUT', sources, 10),
     thinking: parseThinkingOptions(flags, env),
     sandbox: resolveSandboxSettings({
       flag: flags.sandbox,
@@ -84,8 +85,8 @@ export function loadConfig(argv: string[], environment: Environment, cwd: string
 }
 
 /** A variable that takes one of a few words, or undefined when unset; anything else is a `ConfigError`. */
-function oneOf<T extends string>(env: Environment, name: string, allowed: readonly T[], words: string): T | undefined {
-  const raw = nonEmpty(env[name]);
-  if (raw !== undefined && !allowed.includes(raw as T)) throw new ConfigError(`${name} must be ${words}, got "${raw}".`);
+function oneOf<T extends string>(sources: SettingsSources, name: string, allowed: readonly T[], words: string): T | undefined {
+  const raw = nonEmpty(sources.lookup(name)?.value);
+  if (raw !== undefined && !allowed.includes(raw as T)) throw new ConfigError(`${whereSet(name, sources)} must be ${words}, got "${raw}".`);
   return raw as T | undefined;
 }

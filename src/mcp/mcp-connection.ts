@@ -35,6 +35,10 @@ export interface ConnectionOptions {
 
 const seconds = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
 
+/** A start that ran out of time, and how to give it more (a first `npx -y` downloads the server first). */
+const startTimedOut = (ms: number): string =>
+  `it timed out after ${seconds(ms)} starting (a first npx -y run may still be downloading it); raise the limit with "mcpStartTimeout": 60 in settings.json or SYLVAN_MCP_START_TIMEOUT=60`;
+
 const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 
 /** One configured MCP server: its process or connection, its tools, its status and its last error. */
@@ -76,7 +80,7 @@ export class McpConnection {
       await Promise.race([
         this.connectAndList(),
         new Promise((_, reject) =>
-          timer.signal.addEventListener('abort', () => reject(new Error(`it did not start within ${seconds(this.options.startTimeoutMs)}`))),
+          timer.signal.addEventListener('abort', () => reject(new Error(startTimedOut(this.options.startTimeoutMs)))),
         ),
       ]);
       if (this.status === 'starting') this.status = 'ready';
@@ -163,6 +167,8 @@ export class McpConnection {
       },
     );
     client.onerror = (error) => {
+      // Closing a server that failed to start errs too ("Failed to send cancellation…"): the reason it failed stays.
+      if (this.status === 'failed' || this.status === 'exited' || this.status === 'closed') return;
       this.lastError = firstLine(error);
       // The transport ended the server (garbage, or a message too large): starting or ready, it is lost, with that reason.
       if (error instanceof TransportFailure && (this.status === 'starting' || this.status === 'ready')) this.lose('failed', this.lastError);

@@ -19,6 +19,8 @@ export interface McpHubOptions {
   approvedTools?: readonly string[];
   /** The session's sandbox, for stdio servers whose settings ask for it. */
   sandbox?: CommandSandbox;
+  /** Called when a warning is added (a server failed or stopped), so it can be shown when it happens. */
+  onWarning?: () => void;
 }
 
 /** What `/mcp` shows of one server. */
@@ -52,6 +54,7 @@ export interface ServerSummary {
 export class McpHub {
   private readonly connections: McpConnection[];
   private readonly warnings: string[] = [];
+  private readonly onWarning: (() => void) | undefined;
   private readonly started: Promise<void>;
   private readonly offeredBy = new Map<string, McpConnection>();
   private readonly approved: Set<string>;
@@ -64,6 +67,7 @@ export class McpHub {
   };
 
   constructor(options: McpHubOptions) {
+    this.onWarning = options.onWarning;
     const taken = new Set<string>();
     this.approved = new Set(options.approvedTools ?? []);
     this.connections = Object.entries(options.servers).map(
@@ -77,8 +81,8 @@ export class McpHub {
           takenNames: taken,
           sandbox: options.sandbox,
           onLost: (connection, reason) =>
-            this.warnings.push(`(MCP server ${connection.name} ${connection.status === 'failed' ? 'failed' : 'stopped'}: ${reason}; its tools are not available. /mcp shows more)`),
-          onNotice: (line) => this.warnings.push(line),
+            this.warn(`(MCP server ${connection.name} ${connection.status === 'failed' ? 'failed' : 'stopped'}: ${reason}; its tools are not available. /mcp shows more)`),
+          onNotice: (line) => this.warn(line),
         }),
     );
     if (this.connections.length > 0) {
@@ -140,6 +144,11 @@ export class McpHub {
   /** Reads a resource (`resources/read`); throws an error saying what happened. */
   readResource(server: string, uri: string, signal?: AbortSignal): Promise<ResourceText> {
     return this.connectionNamed(server).readResource(uri, signal);
+  }
+
+  private warn(line: string): void {
+    this.warnings.push(line);
+    this.onWarning?.();
   }
 
   /** Warnings since the last call, each one line. */

@@ -26,6 +26,8 @@ export interface RuntimeMcp {
   /** Waits (bounded) for every server to be ready or lost; print mode asks once, before its one turn. */
   settled(timeoutMs: number): Promise<void>;
   takeWarnings(): string[];
+  /** Calls `listener` when a warning is added (a server failed, or stopped); returns the unsubscribe. */
+  onWarnings?(listener: () => void): () => void;
   summaries(): ServerSummary[];
   /** The configured servers' names, ready or not. */
   readonly serverNames: readonly string[];
@@ -51,6 +53,7 @@ export function startRuntimeMcp(config: Config, sandbox?: CommandSandbox): Runti
   const projectNotes = [...checked.notes];
   const toolTimeoutMs = config.toolTimeoutSeconds * 1000;
   let hub: McpHub | undefined;
+  const warningListeners = new Set<() => void>();
   let closed = false;
   let closing: Promise<void> | undefined;
   const names = Object.keys(checked.mcpServers);
@@ -66,6 +69,7 @@ export function startRuntimeMcp(config: Config, sandbox?: CommandSandbox): Runti
             callTimeoutMs: toolTimeoutMs,
             approvedTools: checked.approvedAhead.filter((key) => key.startsWith('mcp:')).map((key) => key.slice(4)),
             sandbox,
+            onWarning: () => warningListeners.forEach((listener) => listener()),
           });
         });
   let loadFailure: string | undefined;
@@ -90,6 +94,10 @@ export function startRuntimeMcp(config: Config, sandbox?: CommandSandbox): Runti
       if (loadFailure) warnings.unshift(loadFailure);
       loadFailure = undefined;
       return warnings;
+    },
+    onWarnings(listener) {
+      warningListeners.add(listener);
+      return () => warningListeners.delete(listener);
     },
     summaries: () =>
       hub?.summaries() ??

@@ -5,11 +5,19 @@ import type { CallDescription, ToolSpecLookup } from '../tools/tool-spec.ts';
 import { formatCall } from '../ui/render.ts';
 
 /** What the user sees before approving a call: a summary line and a preview. */
-export function approvalPreview(config: Config, sandbox: CommandSandbox, specOf: ToolSpecLookup): (request: ApprovalRequest) => Promise<CallDescription> {
+export function approvalPreview(
+  config: Config,
+  sandbox: CommandSandbox,
+  specOf: ToolSpecLookup,
+  /** Outside git, the line saying a command's changes cannot be undone: said before it runs. */
+  noteBeforeCommand: () => Promise<string | undefined>,
+): (request: ApprovalRequest) => Promise<CallDescription> {
   return async (request) => {
-    const describe = specOf(request.toolName)?.describe;
-    if (!describe) return { summary: formatCall(request.toolName, request.input), preview: '' };
-    return describe(request.input, { workspaceRoot: config.cwd, secretPatterns: config.secretPatterns, fence: fenceOf(sandbox) });
+    const spec = specOf(request.toolName);
+    if (!spec?.describe) return { summary: formatCall(request.toolName, request.input), preview: '' };
+    const described = await spec.describe(request.input, { workspaceRoot: config.cwd, secretPatterns: config.secretPatterns, fence: fenceOf(sandbox) });
+    const note = spec.checkpoint === 'command' ? await noteBeforeCommand() : undefined;
+    return note === undefined ? described : { ...described, preview: `${described.preview}\n${note}` };
   };
 }
 

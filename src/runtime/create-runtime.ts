@@ -177,7 +177,7 @@ function asRuntime(pieces: RuntimePieces): Runtime {
     runUserCommand: (command, signal, onProgress) => shellLines.runUserCommand(command, signal, onProgress),
     redact: (text) => redactSecrets(text, secrets),
     saveToolOutput: (call, text) => saveToolOutput({ home: config.home, sessionId: session.writer.id, ...call, text, secrets }),
-    describeCall: approvalPreview(config, sandbox, specOf),
+    describeCall: approvalPreview(config, sandbox, specOf, () => session.checkpoints.commands.noteBefore()),
     toolSpec: specOf,
     clear() {
       session.startNew();

@@ -41,7 +41,7 @@ export class ShellLineRunner implements ShellLines {
   }
 
   runShellLine(command: string, options: { id: string; signal: AbortSignal; checkpointLabel?: string }): Promise<ShellLineResult> {
-    return this.run(command, options);
+    return this.run(command, { ...options, commandLines: true });
   }
 
   async runUserCommand(command: string, signal: AbortSignal, onProgress?: (text: string) => void): Promise<UserCommandResult> {
@@ -62,12 +62,14 @@ export class ShellLineRunner implements ShellLines {
 
   private async run(
     command: string,
-    options: { id: string; signal: AbortSignal; checkpointLabel?: string; timeoutSeconds?: number; onProgress?: (text: string) => void },
+    options: { id: string; signal: AbortSignal; checkpointLabel?: string; commandLines?: boolean; timeoutSeconds?: number; onProgress?: (text: string) => void },
   ): Promise<ShellLineResult & { stopped?: string }> {
     const { conversation, secrets } = this.options;
     const tool = this.options.runCommand();
     if (!tool) return { ok: false, message: 'run_command is not available.' };
-    if (options.checkpointLabel !== undefined) this.options.checkpoints().beginTurn(options.checkpointLabel, conversation.length);
+    if (options.checkpointLabel !== undefined) {
+      this.options.checkpoints().beginTurn(options.checkpointLabel, conversation.length, options.commandLines ? 'command-lines' : 'command');
+    }
     if (options.onProgress) this.progress.set(options.id, options.onProgress);
     const input = options.timeoutSeconds === undefined ? { command } : { command, timeout_seconds: options.timeoutSeconds };
     try {

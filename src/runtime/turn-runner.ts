@@ -79,6 +79,12 @@ export class RuntimeTurns implements TurnRunner {
     });
     session.addUsage(result.usage);
     if (result.ok) {
+      // A short history summarised at length would grow: keep it (a tiny /compact said ≈ 29 → 49 tokens).
+      const [now, then] = [meter.fitter.estimate(conversation.messages), meter.fitter.estimate(result.messages)];
+      if (then >= now) {
+        const message = `The history (≈ ${now.toLocaleString('en-US')} tokens) is already shorter than a summary of it (≈ ${then.toLocaleString('en-US')}); it was left as it was.`;
+        return { ok: false, usage: result.usage, message };
+      }
       conversation.replace(result.messages);
       session.writer.appendCompaction(result.messages);
     }

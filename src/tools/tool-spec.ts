@@ -37,6 +37,8 @@ export interface CallDescription {
   summary: string;
   preview: string;
   previewFormat?: 'diff';
+  /** The whole of what `preview` shows part of (a new file's content): the approval menu offers to show it. */
+  fullPreview?: string;
 }
 
 /** What describing a call for its preview may read: the workspace, and how a command would run. */

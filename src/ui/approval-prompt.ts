@@ -56,11 +56,12 @@ export class TerminalAsker implements ApprovalAsker {
       summary: sanitizeLine(described.summary),
       preview: sanitize(described.preview),
       ...(described.previewFormat && { previewFormat: described.previewFormat }),
+      ...(described.fullPreview !== undefined && { fullPreview: sanitize(described.fullPreview) }),
     };
     await this.options.show(description);
     const withNetwork = this.options.network?.offered(question) === true;
     const answer = this.options.reader.choose
-      ? await this.chooseAnswer(description.summary, scope, withNetwork)
+      ? await this.chooseAnswer(description, scope, withNetwork)
       : await this.typedAnswer(description.summary, scope, withNetwork);
     switch (answer) {
       case 'yes':
@@ -83,11 +84,18 @@ export class TerminalAsker implements ApprovalAsker {
   }
 
   /** The one-key menu (a terminal). Esc is a plain no. */
-  private async chooseAnswer(summary: string, scope: ApprovalScope, withNetwork: boolean): Promise<MenuAnswer | 'interrupt' | 'eof'> {
+  private async chooseAnswer(description: CallDescription, scope: ApprovalScope, withNetwork: boolean): Promise<MenuAnswer | 'interrupt' | 'eof'> {
     const choices = approvalChoices(scope, { withNetwork });
-    const picked = await this.options.reader.choose!(`${summary}?`, choices);
+    const whole = description.fullPreview;
+    // What the preview left out can be read before answering: `v` shows it whole, then asks again.
+    const viewChoice = whole === undefined ? [] : [{ key: 'v', label: 'View it whole, then answer' }];
+    const picked = await this.options.reader.choose!(`${description.summary}?`, [...choices, ...viewChoice]);
     if (picked.kind === 'escape') return 'no';
     if (picked.kind !== 'choice') return picked.kind;
+    if (picked.key === 'v' && whole !== undefined) {
+      await this.options.show({ summary: description.summary, preview: whole });
+      return this.chooseAnswer({ ...description, fullPreview: undefined }, scope, withNetwork);
+    }
     return choices.find((choice) => choice.key === picked.key)?.answer ?? 'no';
   }
 

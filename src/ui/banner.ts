@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import type { Config } from '../config/config.ts';
 import { sandboxBannerLine } from '../sandbox/describe-sandbox.ts';
@@ -27,7 +29,9 @@ export function bannerLines(config: Config, version: string, colour: ChalkInstan
     items([`Sylvan v${version}`, 'offline mock model', 'sample weather', ...(config.search?.backend === 'sample' ? ['sample search'] : [])], head);
     words('No API key found. Set DASHSCOPE_API_KEY (Qwen) or OPENAI_API_KEY in .env to talk to a real model.');
     words('A local server (Ollama, vLLM, llama.cpp) needs no key: OPENAI_BASE_URL=http://localhost:11434/v1');
-    items(['Try: 北京今天天气怎么样？', '(2+3)*4 等于多少？', '帮我读一下 package.json', '!ls', '/help'], (row) => colour.dim(row));
+    // A file to read only where there is one: the folder may be any project, or none.
+    const fileExample = existsSync(join(config.cwd, 'package.json')) ? '帮我读一下 package.json' : '列出这个文件夹的文件';
+    items(['Try: 北京今天天气怎么样？', '(2+3)*4 等于多少？', fileExample, '!ls', '/help'], (row) => colour.dim(row));
   } else {
     const where = config.provider === 'dashscope' ? 'DashScope' : (config.baseURL ?? 'OpenAI-compatible');
     items([`Sylvan v${version}`, sanitizeLine(`${config.model} via ${where}`), '/help for commands', 'Ctrl-C stops an answer'], head);

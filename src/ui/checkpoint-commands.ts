@@ -2,11 +2,18 @@ import type { TurnRecord } from '../checkpoints/checkpoint-types.ts';
 import type { Observed } from '../checkpoints/file-state.ts';
 import type { ConflictResolver, Restoring, RestoreLine } from '../checkpoints/restore.ts';
 import { unifiedDiff } from '../tools/files/unified-diff.ts';
+import { askOneKey, KEEP_OR_OVERWRITE } from './one-key-question.ts';
 import { formatPreview } from './preview-view.ts';
 import type { ReplState } from './repl-state.ts';
 import { sanitizeLine } from './sanitize.ts';
 
 const FILES_LISTED = 3;
+
+const RESTORE_CHOICES = [
+  { key: 'f', label: 'Files' },
+  { key: 'c', label: 'Conversation' },
+  { key: 'b', label: 'Both' },
+];
 
 /** `/undo`: reverses the last turn's changes, newest first, and says what happened to each file. */
 export async function undoCommand(state: ReplState): Promise<void> {
@@ -68,8 +75,8 @@ export async function rewindCommand(argument: string, state: ReplState): Promise
     state.print(state.dim('  The conversation was summarised (/compact) since that turn, so only files can be rewound.'));
     what = 'files';
   } else {
-    const answer = ((await state.ask('  Restore [f]iles, [c]onversation or [b]oth? (Enter to cancel) › ')) ?? '').trim().toLowerCase();
-    const picked = ({ f: 'files', files: 'files', c: 'conversation', conversation: 'conversation', b: 'both', both: 'both' } as const)[answer];
+    const answer = await askOneKey(state, '  Restore what?', RESTORE_CHOICES);
+    const picked = ({ f: 'files', c: 'conversation', b: 'both' } as const)[answer as 'f' | 'c' | 'b'];
     if (!picked) {
       state.print('  Nothing was changed.');
       return;
@@ -101,8 +108,7 @@ function askBeforeOverwriting(state: ReplState): ConflictResolver {
     state.print(`  ${name} was changed after Sylvan's change. Putting it back would do this:`);
     const preview = await differenceOf(path, current, restoring);
     state.print(await formatPreview({ summary: '', preview, previewFormat: 'diff' }, state.colour));
-    const answer = ((await state.ask(`  Overwrite ${name}? [y]es / [n]o › `)) ?? '').trim().toLowerCase();
-    return ['y', 'yes', '是', '好', 'ok'].includes(answer);
+    return (await askOneKey(state, `  Overwrite ${name}?`, KEEP_OR_OVERWRITE)) === 'y';
   };
 }
 

@@ -198,3 +198,35 @@ export function wrapStyled(text: string, width: number, options: { keepIndent?: 
   lines.push(line);
   return lines;
 }
+
+/**
+ * A row of items joined by ` · ` (a hint row, a footer) in `width` columns: the longest items
+ * between the first and the last are left out until it fits, so both ends stay whole ("ask mode ·
+ * shift+tab to switch", never "· shift+tab to switc"); cut only when the two ends alone are too wide.
+ */
+export function fitItems(text: string, width: number): string {
+  const items = text.split(' · ');
+  while (displayWidth(items.join(' · ')) > width && items.length > 2) {
+    const middle = items.slice(1, -1);
+    const longest = middle.indexOf(middle.reduce((a, b) => (displayWidth(b) > displayWidth(a) ? b : a)));
+    items.splice(longest + 1, 1);
+  }
+  return cutToWidth(items.join(' · '), width);
+}
+
+/**
+ * One line printed on a terminal `width` columns wide, wrapped between words rather than wherever
+ * the terminal would break it (`todo_wr|ite`); each row after the first keeps the line's indent
+ * and its `│` gutter. A line that fits comes back as it is.
+ */
+export function wrapToScreen(line: string, width: number): string[] {
+  if (width <= 0 || displayWidth(line) <= width) return [line];
+  const lead = /^((?:\u001b\[[0-9;]*m)*)( *(?:[│⎿] +)?)/.exec(line);
+  const styles = lead?.[1] ?? '';
+  const indent = lead?.[2] ?? '';
+  const rest = styles + line.slice(styles.length + indent.length);
+  const continued = indent.replace('⎿', ' ');
+  const room = width - displayWidth(indent);
+  if (room < 20) return [line];
+  return wrapStyled(rest, room).map((row, index) => `${index === 0 ? indent : continued}${row}`);
+}

@@ -4,6 +4,7 @@ import { sessionMarkdown } from '../session/session-markdown.ts';
 import { writeFileAtomic } from '../tools/files/atomic-write.ts';
 import { resolveWorkspaceTarget, type WorkspaceTarget } from '../tools/files/workspace-path.ts';
 import type { ModelControl, SessionControl } from '../runtime/runtime.ts';
+import { askOneKey, KEEP_OR_OVERWRITE } from './one-key-question.ts';
 import type { CommandState } from './repl-state.ts';
 import { sanitize, sanitizeLine } from './sanitize.ts';
 
@@ -30,8 +31,8 @@ export async function exportCommand(
     if (requested !== '') {
       target = await resolve(requested);
       if (await exists(target.absolutePath)) {
-        const answer = ((await state.ask(`  ${sanitizeLine(target.relativePath)} exists. Overwrite it? [y]es / [n]o › `)) ?? '').trim().toLowerCase();
-        if (answer !== 'y' && answer !== 'yes') return state.print('  Not exported.');
+        const answer = await askOneKey(state, `  ${sanitizeLine(target.relativePath)} exists. Overwrite it?`, KEEP_OR_OVERWRITE);
+        if (answer !== 'y') return state.print('  Not exported.');
       }
     } else {
       target = await freeTarget(`sylvan-session-${state.runtime.sessionId}`, resolve);

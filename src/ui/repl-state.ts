@@ -4,7 +4,8 @@ import type { Config } from '../config/config.ts';
 import type { Runtime } from '../runtime/runtime.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import type { Approval } from '../approval/approval-policy.ts';
-import type { PickRequest } from './input/line-reader-contract.ts';
+import type { ChoiceResult, PickRequest } from './input/line-reader-contract.ts';
+import type { Choice } from './approval-menu.ts';
 import type { Output } from './render.ts';
 import type { ThinkingDisplay } from './terminal-renderer.ts';
 import type { ToolCallRecord } from './tool-calls.ts';
@@ -52,6 +53,8 @@ export interface ReplState {
   status: (label: string) => StatusLine;
   /** The approval mode: read by the approval policy at every call and by each turn (plan mode's tools and instructions). */
   mode: ApprovalMode;
+  /** A menu answered by one key, where the reader holds a terminal (see one-key-question.ts). */
+  choose?: (question: string, choices: readonly Choice[]) => Promise<ChoiceResult>;
   /** A list to choose from by typing a filter (the /resume picker), where the reader holds a terminal. */
   pick?: (request: PickRequest) => Promise<number | undefined>;
   /** Where the REPL writes: a command that redraws (the /resume transcript) needs its width. */

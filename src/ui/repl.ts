@@ -9,7 +9,8 @@ import { EventRenderer, chalkFor, formatUsage, type Output } from './render.ts';
 import { runSlashCommand } from './slash-commands.ts';
 import { attachResources, resourceMentions } from './input/attach-resources.ts';
 import { formatPreview } from './preview-view.ts';
-import { sanitize } from './sanitize.ts';
+import { sanitize, sanitizeLine } from './sanitize.ts';
+import { wrapStyled, wrapToScreen } from './display-width.ts';
 import type { TerminalRenderer } from './terminal-renderer.ts';
 import { ToolCallLog, trackToolEvent } from './tool-calls.ts';
 import { contextFill } from './usage-report.ts';
@@ -19,6 +20,7 @@ import { nextApprovalMode, type ApprovalMode } from '../tools/approval-mode.ts';
 import { modeFooter, modeTag, promptFor } from './mode-display.ts';
 import type { LoadedCommands } from '../commands/custom-command.ts';
 import { gitBranch } from './git-branch.ts';
+import { startsWithExistingPath } from './input/names-a-path.ts';
 import { promptOutputToggle } from './tool-output/prompt-toggle.ts';
 
 export interface ReplOptions {
@@ -67,7 +69,11 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   const { reader, output } = options;
   const now = options.now ?? Date.now;
   const colour = chalkFor(output);
-  const print = (line = '') => output.write(`${line}\n`);
+  // On a terminal, long lines break between words, not where the terminal's edge falls.
+  const print = (line = '') => {
+    const width = output.isTTY && output.columns ? output.columns - 1 : 0;
+    output.write(`${width > 0 ? line.split('\n').flatMap((row) => wrapToScreen(row, width)).join('\n') : line}\n`);
+  };
 
   let runtimePromise: Promise<Runtime> | undefined;
   let state: ReplState | undefined;
@@ -77,6 +83,19 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
   let mode: ApprovalMode = options.config.approvalMode;
   /** The last turn ran in plan mode: out of it, the row under the prompt says how to carry the plan out. */
   let planned = false;
+  /** Waiting for the user's message: no turn is writing, so a server's failure can be told at once. */
+  let atPrompt = false;
+  // A server that fails while the user types (a start that timed out) is told then, above the input,
+  // not with the next turn: the warnings that come during a turn stay for that turn's notices.
+  const showWarningsAtPrompt = (runtime: Runtime) => {
+    const interject = reader.interject?.bind(reader);
+    if (!interject) return;
+    runtime.mcp?.onWarnings?.(() => {
+      if (!atPrompt) return;
+      const width = output.columns ? output.columns - 1 : Number.POSITIVE_INFINITY;
+      interject(runtime.mcp!.takeWarnings().flatMap((warning) => wrapStyled(sanitizeLine(warning), width).map((row) => colour.dim(row))));
+    });
+  };
   // Read again at every prompt: a command the model ran may have switched the branch.
   const footer = () => modeFooter(mode, planned, gitBranch(options.config.cwd));
 
@@ -135,6 +154,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       thinking: 'whole',
       lastToolCalls: [],
       pick: reader.pick && ((request) => reader.pick!(request)),
+      choose: reader.choose && ((question, choices) => reader.choose!(question, choices)),
       output,
       status: (label) => {
         let stopped = false;
@@ -179,9 +199,13 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
       onToggleOutput: promptOutputToggle(() => state?.lastToolCalls ?? [], colour, output),
     });
     // The SDK loads while the user types: nothing heavy happens before the prompt is drawn.
-    runtimePromise ??= options.loadRuntime();
-    runtimePromise.catch(() => {});
+    if (!runtimePromise) {
+      runtimePromise = options.loadRuntime();
+      runtimePromise.then((runtime) => showWarningsAtPrompt(runtime), () => {});
+    }
+    atPrompt = true;
     const result = await readPromise;
+    atPrompt = false;
 
     if (result.kind === 'eof') return 0;
     if (result.kind === 'interrupt') {
@@ -213,7 +237,7 @@ async function runLoop(options: ReplOptions, onState: (state: ReplState) => void
     let message = line;
     let turnModel: string | undefined;
     let images: TurnRequest['images'];
-    if (line.startsWith('/')) {
+    if (line.startsWith('/') && !(await startsWithExistingPath(line))) {
       const outcome = await runSlashCommand(line, current);
       if (outcome === 'exit') return 0;
       if (typeof outcome !== 'object') continue;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { ModelMessage } from 'ai';
 import { isCompactionSummary } from '../agent/context-window.ts';
 import type { TokenUsage } from '../agent/events.ts';
@@ -5,6 +6,7 @@ import type { TodoItem } from '../tools/todo/todo-list.ts';
 import { ConfigError } from '../errors.ts';
 import type { Config } from '../config/config.ts';
 import { latestSession, loadSession, openSessionForAppend, SessionLockedError, sessionsUnavailable, type SessionWriter } from '../session/store.ts';
+import { sessionPath, sessionsDirectory } from '../session/session-paths.ts';
 import type { LineReader } from './line-reader.ts';
 import { sanitizeLine } from './sanitize.ts';
 import { resumableSessions, sessionPickRequest } from './session-picker.ts';
@@ -66,13 +68,31 @@ async function pickAtStart(config: Config, reader: LineReader | undefined, say: 
   const listed = sessions.slice(0, 10);
   listed.forEach((session, index) => {
     const folder = here ? '' : `  [${session.cwd}]`;
-    say(sanitizeLine(`  ${String(index + 1).padStart(2)}. ${session.updatedAt.slice(0, 16).replace('T', ' ')}  ${session.title.slice(0, 60)}  (${session.messageCount} messages)${folder}`));
+    say(sanitizeLine(`  ${String(index + 1).padStart(2)}. ${session.updatedAt.slice(0, 16).replace('T', ' ')}  ${session.title.slice(0, 60)}  (${session.messageCount} message${session.messageCount === 1 ? '' : 's'})${folder}`));
   });
   const answer = await reader.read('Resume which session? (number, Enter for a new one) › ', { remember: false });
   const choice = answer.kind === 'line' ? Number(answer.line.trim()) : Number.NaN;
   const picked = Number.isInteger(choice) ? listed[choice - 1] : undefined;
   if (!picked) say('Starting a new session.');
   return picked?.id;
+}
+
+/**
+ * Throws the one-line `ConfigError` for `--resume ID` naming no saved session, before anything
+ * (the banner) is printed; `openResumed` says the same should the file go in between.
+ */
+export function assertResumable(config: Config): void {
+  if (config.resume?.kind !== 'id') return;
+  const { id } = config.resume;
+  let path: string;
+  try {
+    path = sessionPath(config.home, id);
+  } catch (error) {
+    throw new ConfigError(`Could not open the session: ${(error as Error).message} See /sessions or sylvan --resume for the list.`);
+  }
+  if (!existsSync(path)) {
+    throw new ConfigError(`Could not open the session: there is no session "${id}" in ${sessionsDirectory(config.home)}. See /sessions or sylvan --resume for the list.`);
+  }
 }
 
 /**

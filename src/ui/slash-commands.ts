@@ -146,7 +146,7 @@ const COMMANDS: SlashCommand[] = [
       }
       for (const session of sessions) {
         const current = session.id === state.runtime.sessionId ? ' (this one)' : '';
-        state.print(`  ${sanitizeLine(session.id)}  ${state.dim(`${session.messageCount} messages`)}  ${cutToWidth(sanitizeLine(session.title), 60)}${current}`);
+        state.print(`  ${sanitizeLine(session.id)}  ${state.dim(`${session.messageCount} message${session.messageCount === 1 ? '' : 's'}`)}  ${cutToWidth(sanitizeLine(session.title), 60)}${current}`);
       }
     },
   },

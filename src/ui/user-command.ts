@@ -1,6 +1,8 @@
 import { runCommandSpec } from '../tools/shell/run-command-spec.ts';
 import { cutToWidth, wrapStyled } from './display-width.ts';
 import type { ReplState } from './repl-state.ts';
+import { shownHome } from '../config/settings/loaded-files.ts';
+import { sandboxHint } from './sandbox-hint.ts';
 import { sanitizeLine } from './sanitize.ts';
 import { forScreen, progressLines } from './screen-text.ts';
 import { formatDuration, type ToolCallRecord } from './tool-calls.ts';
@@ -22,6 +24,8 @@ export async function runUserCommand(line: string, state: ReplState, options: { 
   const command = line.replace(/^!/, '').trim();
   if (command === '') return printDim(state, BARE_BANG_HINT, 2);
   if (options.piped) return printDim(state, '!command runs only when typed at a terminal: this input is a pipe, so nothing was run.', 2);
+  const note = await state.runtime.checkpoints?.commands.noteBefore({ once: true });
+  if (note !== undefined) printDim(state, `(${note})`, 0);
   const startedAt = Date.now();
   const status = state.status(`$ ${sanitizeLine(command)}`);
   const result = await state
@@ -37,6 +41,9 @@ export async function runUserCommand(line: string, state: ReplState, options: { 
   };
   state.lastToolCalls = [record];
   for (const row of commandRows(command, result.ok ? result.output : undefined, result.ok ? undefined : result.error, record, state)) state.print(row);
+  const failed = !result.ok || !/^exit code 0\b/.test(result.output);
+  const hint = failed ? sandboxHint(result.ok ? result.output : result.error, state.runtime.sandbox?.state, `${shownHome(state.config.home)}/settings.json`) : undefined;
+  if (hint !== undefined) printDim(state, hint, 2);
   for (const notice of result.notices) printDim(state, sanitizeLine(notice), 0);
 }
 

@@ -129,8 +129,13 @@ describe('/rewind in the REPL, and /undo after --continue', { timeout: 120_000 }
     const list = first.output.replace(/\r/g, '');
     assert.match(list, /1\. \d\d:\d\d {2}edit {2}· notes\.txt/);
     assert.match(list, /2\. \d\d:\d\d {2}write {2}· other\.txt/);
-    await say(first, '2', /Restore \[f\]iles, \[c\]onversation or \[b\]oth\? \(Enter to cancel\) › /, 'the question of what to restore');
-    await say(first, 'b', /back to before turn 2[\s\S]*› /, 'the rewind');
+    await say(first, '2', /Restore what\?/, 'the question of what to restore');
+    const menu = await first.expectScreen(/Esc says no/, 'the one-key menu of what to restore');
+    assert.match(menu, /Restore what\?\s*\n❯ f {2}Files\n {2}c {2}Conversation\n {2}b {2}Both\n/);
+    // One key, no Enter: as an approval is answered.
+    const rewound = first.expect(/back to before turn 2[\s\S]*› /, 'the rewind');
+    first.type('b');
+    await rewound;
     assert.ok(!existsSync(join(workspace, 'other.txt')), 'the file of turn 2 is still there');
     assert.equal(readFileSync(join(workspace, 'notes.txt'), 'utf8'), 'alpha\r\nBETA\r\ngamma\r\n', 'turn 1 keeps its edit');
 
@@ -149,12 +154,15 @@ describe('/rewind in the REPL, and /undo after --continue', { timeout: 120_000 }
     assert.deepEqual(continued.filter((message) => message.role === 'user').map((message) => message.content), ['edit', 'hello', 'hello again']);
     // Someone edits the file after Sylvan did: /undo shows what putting it back would do and asks first.
     writeFileSync(join(workspace, 'notes.txt'), 'alpha\r\nBETA by hand\r\ngamma\r\n');
-    await say(again, '/undo', /Overwrite notes\.txt\? \[y\]es \/ \[n\]o › /, 'the question before overwriting a changed file');
+    await say(again, '/undo', /Overwrite notes\.txt\?/, 'the question before overwriting a changed file');
+    assert.match(await again.expectScreen(/Esc says no/, 'the one-key menu'), /❯ n {2}No, keep it\n {2}y {2}Yes, overwrite it\n/);
     const question = again.output.replace(/\r/g, '');
     assert.match(question, /notes\.txt was changed after Sylvan's change/);
     // The numbered diff of the approval preview: old and new line numbers, then the sign.
     assert.match(question, / {2}│ 2 +- BETA by hand␍\n {2}│ +2 \+ beta␍/);
-    await say(again, 'y', /notes\.txt restored[\s\S]*› /, 'the undo after --continue');
+    const restored = again.expect(/notes\.txt restored[\s\S]*› /, 'the undo after --continue');
+    again.type('y');
+    await restored;
     assert.deepEqual(readFileSync(join(workspace, 'notes.txt')), NOTES);
     again.type('\x04');
     assert.equal(await again.exited(), 0);

@@ -142,7 +142,7 @@ describe('MCP servers that fail', () => {
     ]);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(warningLines(result.stderr, 'mute').length, 1, result.stderr);
-    assert.match(warningLines(result.stderr, 'mute')[0] ?? '', /did not start within 2 s/);
+    assert.match(warningLines(result.stderr, 'mute')[0] ?? '', /timed out after 2 s starting/);
     assert.equal(warningLines(result.stderr, 'garbled').length, 1, result.stderr);
     assert.match(warningLines(result.stderr, 'garbled')[0] ?? '', /not an MCP message/);
     assert.match(toolResultText(requestAt(server, 1), 'call_garble'), /stopped during the call/);

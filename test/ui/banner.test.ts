@@ -7,7 +7,7 @@ import { displayWidth } from '../../src/ui/display-width.ts';
 import { helpSections } from '../../src/ui/help-columns.ts';
 
 const plain = new Chalk({ level: 0 });
-const mock = { provider: 'mock', model: 'mock', search: { backend: 'sample' } } as unknown as Config;
+const mock = { provider: 'mock', model: 'mock', search: { backend: 'sample' }, cwd: process.cwd() } as unknown as Config;
 const words = (rows: string[]) => rows.join(' ').split(/\s+/).filter((word) => word !== '' && word !== '·');
 
 describe('the banner', () => {

@@ -477,7 +477,12 @@ describe('runRepl: !command', () => {
     assert.deepEqual(runtime.turnTexts, [], 'no turn: the model is not asked');
     assert.equal(
       output.replace(/ · \d+\.\ds\n/, ' · (took)\n'),
-      ['✓ $ echo hi · exit code 0 (0.0 s)', '  ⎿ ran echo hi', 'run_command(command: "echo hi") · (took)', '  exit code 0 (0.0 s)', '  stdout:', '  ran echo hi', ''].join('\n'),
+      [
+        // Outside git, said before the command runs.
+        "(this folder is not in a git work tree, so what commands change cannot be undone; /undo covers Sylvan's own file edits)",
+        '✓ $ echo hi · exit code 0 (0.0 s)',
+        '  ⎿ ran echo hi',
+        'run_command(command: "echo hi") · (took)', '  exit code 0 (0.0 s)', '  stdout:', '  ran echo hi', ''].join('\n'),
     );
   });
 

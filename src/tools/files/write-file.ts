@@ -16,6 +16,8 @@ export interface WriteFileInput {
 
 const PREVIEW_LINES = 10;
 const PREVIEW_LINE_CHARS = 120;
+/** The most lines "view it whole" shows at an approval. */
+const WHOLE_PREVIEW_LINES = 2_000;
 /** Counting the lines of a bigger existing file is not worth reading it for an approval prompt. */
 const MAX_COUNTED_BYTES = 10_000_000;
 /** Up to this size an overwritten file is shown as a diff against what it holds now. */
@@ -81,7 +83,7 @@ export async function describeWrite(
   workspaceRoot: string,
   input: WriteFileInput,
   options: { secretPatterns?: readonly string[] } = {},
-): Promise<{ summary: string; preview: string; previewFormat?: 'diff' }> {
+): Promise<{ summary: string; preview: string; previewFormat?: 'diff'; fullPreview?: string }> {
   const lines = countOf(countLines(input.content), 'line');
   try {
     const target = await resolveWorkspaceTarget(workspaceRoot, input.path, {
@@ -90,7 +92,7 @@ export async function describeWrite(
     });
     const existing = await describeExisting(target.absolutePath);
     const summary = `write_file ${target.relativePath} (${lines})${existing.note}`;
-    if (existing.text === undefined || existing.text.includes('\0')) return { summary, preview: previewOf(input.content) };
+    if (existing.text === undefined || existing.text.includes('\0')) return { summary, preview: previewOf(input.content), ...wholeOf(input.content) };
     // CRLF pairs are line ends, not something to show; a lone \r stays visible (␍) in the diff.
     const lf = (text: string) => text.replace(/\r\n/g, '\n');
     const preview = await unifiedDiff(target.relativePath, lf(existing.text), lf(input.content), (line) => sanitize(line, { keepNewlines: false }));
@@ -111,6 +113,18 @@ async function describeExisting(absolutePath: string): Promise<{ note: string; t
   } catch {
     return { note: ' — overwrites an existing file' };
   }
+}
+
+/**
+ * The whole content, for the approval menu's "view it whole", when the preview leaves part of it
+ * out (lines after the tenth, or the ends of long lines); up to WHOLE_PREVIEW_LINES lines.
+ */
+function wholeOf(content: string): { fullPreview?: string } {
+  const lines = content.replace(/\r\n/g, '\n').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  if (lines.length <= PREVIEW_LINES && lines.every((line) => line.length <= PREVIEW_LINE_CHARS)) return {};
+  const rest = lines.length - WHOLE_PREVIEW_LINES;
+  return { fullPreview: [...lines.slice(0, WHOLE_PREVIEW_LINES), ...(rest > 0 ? [`… ${countOf(rest, 'more line')}`] : [])].join('\n') };
 }
 
 function previewOf(content: string): string {

@@ -5,5 +5,5 @@ import { fetchDomainOf } from './fetch-domain.ts';
 export const webFetchSpec: ToolSpec<'web_fetch'> = {
   name: 'web_fetch',
   kind: 'fetch',
-  scope: (input) => ({ kind: 'domain', key: `domain:${fetchDomainOf(input)}`, alwaysLabel: 'this domain' }),
+  scope: (input) => ({ kind: 'domain', key: `domain:${fetchDomainOf(input)}`, alwaysLabel: `fetches from ${fetchDomainOf(input)} this session` }),
 };

@@ -15,8 +15,13 @@ export interface Completion {
 }
 
 export interface Completer {
-  /** Suggestions while typing (the `/` menu); synchronous, cheap. */
-  suggest(text: string, cursor: number): Suggestion[];
+  /**
+   * Suggestions while typing (the `/` menu), MAX_SUGGESTIONS of them from `from` on, then a row
+   * saying how many more there are; synchronous, cheap.
+   */
+  suggest(text: string, cursor: number, from?: number): Suggestion[];
+  /** How many commands the `/` menu holds for `text` (what ↓ can scroll through). */
+  count(text: string): number;
   /** Tab. */
   complete(text: string, cursor: number): Promise<Completion | undefined>;
 }
@@ -64,12 +69,16 @@ export function createCompleter(options: CompleterOptions): Completer {
   const commandsFor = (text: string) =>
     allCommands().filter((command) => command.name.toLowerCase().startsWith(text.toLowerCase()));
   return {
-    suggest(text) {
+    suggest(text, _cursor, from = 0) {
       if (!/^\/\S*$/.test(text)) return [];
-      return commandsFor(text)
-        .slice(0, MAX_SUGGESTIONS)
-        .map((command) => ({ label: command.name, description: command.summary }));
+      const all = commandsFor(text);
+      const shown = all.slice(from, from + MAX_SUGGESTIONS).map((command) => ({ label: command.name, description: command.summary }));
+      const more = all.length - from - shown.length;
+      // The menu is a window: say what lies beyond it, and how to get there.
+      const hidden = [from > 0 ? `${from} above` : '', more > 0 ? `${more} more` : ''].filter(Boolean).join(', ');
+      return hidden === '' ? shown : [...shown, { label: '…', description: `${hidden}: ↑/↓ scroll, or type to narrow` }];
     },
+    count: (text) => (/^\/\S*$/.test(text) ? commandsFor(text).length : 0),
     async complete(text, cursor) {
       if (/^\/\S*$/.test(text.slice(0, cursor)) && !text.slice(cursor).includes(' ')) {
         const names = commandsFor(text.slice(0, cursor)).map((command) => command.name);

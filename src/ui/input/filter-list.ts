@@ -1,4 +1,4 @@
-import { cutToWidth, displayWidth, padToWidth } from '../display-width.ts';
+import { cutToWidth, displayWidth, fitItems, padToWidth } from '../display-width.ts';
 import { sanitizeLine } from '../sanitize.ts';
 import { EditBuffer } from './edit-buffer.ts';
 import type { Key } from './keys.ts';
@@ -105,7 +105,7 @@ export class FilterList {
     const items = this.request.items;
     const total = items.length;
     if (matches.length === 0) {
-      return [dim(`  nothing matches "${sanitizeLine(this.query.text.trim())}"`), dim(`  0 of ${total} · ${this.request.hint}`)];
+      return [dim(`  nothing matches "${sanitizeLine(this.query.text.trim())}"`), dim(fitItems(`  0 of ${total} · ${this.request.hint}`, width))];
     }
     const shown = matches.slice(this.top, this.top + VISIBLE_ROWS).map((index) => items[index]!);
     const details = shown.map((item) => sanitizeLine(item.detail));
@@ -119,7 +119,7 @@ export class FilterList {
     });
     const more = matches.length > shown.length ? `${this.selected + 1}/${matches.length} · ` : '';
     const counted = matches.length === total ? `${total}` : `${matches.length} of ${total}`;
-    rows.push(dim(`  ${more}${counted} · type to filter · ↑/↓ Enter ${this.request.hint}`));
+    rows.push(dim(fitItems(`  ${more}${counted} · type to filter · ↑/↓ Enter ${this.request.hint}`, width)));
     return rows;
   }
 }

@@ -26,6 +26,8 @@ export class InputArea {
   private aboveWidths: number[] = [];
   /** Rows between the top of the area and the cursor, when the terminal re-wrapped them. */
   private resizedRow: number | undefined;
+  /** The area begins on the screen's first row (after Ctrl-L). */
+  private atTop = false;
 
   constructor(
     private readonly output: { write(text: string): unknown; columns?: number },
@@ -40,11 +42,25 @@ export class InputArea {
     return layOut(content.prompt, content.text, content.cursor, this.columns(), content.display);
   }
 
-  /** The next draw starts a new area at the cursor (a new prompt, or a cleared screen). */
-  reset(): void {
+  /**
+   * The next draw starts a new area at the cursor (a new prompt, or a cleared screen: `atTop`, the
+   * area's first row is the screen's).
+   */
+  reset(options: { atTop?: boolean } = {}): void {
     this.drawn = undefined;
     this.resizedRow = undefined;
     this.aboveWidths = [];
+    this.atTop = options.atTop === true;
+  }
+
+  /**
+   * Erases from the area's first row down, the cursor left there. At the screen's top-left a plain
+   * erase-below is a whole-screen clear to tmux, which (scroll-on-clear) keeps a copy of the screen
+   * in its scrollback on every keystroke: there the first row is erased alone, the rest from the next.
+   */
+  private eraseBelow(): string {
+    // Saved and restored rather than moved back up: on the last row the move down does nothing.
+    return this.atTop ? '\x1b[K\x1b7\x1b[1B\x1b[J\x1b8' : '\x1b[J';
   }
 
   /**
@@ -60,8 +76,8 @@ export class InputArea {
   /** Clears what the last draw wrote and leaves the cursor where the area began; the next draw starts anew. */
   erase(): void {
     const up = this.resizedRow ?? this.drawn?.cursor.row ?? 0;
-    this.output.write(`\r${up > 0 ? `\x1b[${up}A` : ''}\x1b[J`);
-    this.reset();
+    this.output.write(`\r${up > 0 ? `\x1b[${up}A` : ''}${this.eraseBelow()}`);
+    this.reset({ atTop: this.atTop });
   }
 
   /** The terminal changed width: the rows drawn were re-wrapped, so the way back up is counted again. */
@@ -79,7 +95,7 @@ export class InputArea {
     const above = (content.above ?? []).map((row) => fitRow(row, columns - 1));
     const below = content.below.map((row) => fitRow(row, columns - 1));
     const up = this.resizedRow ?? (this.drawn ? this.aboveWidths.length + this.drawn.cursor.row : 0);
-    let out = `\r${up > 0 ? `\x1b[${up}A` : ''}\x1b[J`;
+    let out = `\r${up > 0 ? `\x1b[${up}A` : ''}${this.eraseBelow()}`;
     out += [...above, ...layout.rows, ...below].join('\r\n');
     const back = layout.rows.length + below.length - 1 - layout.cursor.row;
     out += `\r${back > 0 ? `\x1b[${back}A` : ''}${layout.cursor.column > 0 ? `\x1b[${layout.cursor.column}C` : ''}`;
@@ -90,9 +106,10 @@ export class InputArea {
   }
 
   /** One row of a menu: a command or a file name, and what it does. */
-  suggestionRow(suggestion: Suggestion, withDescription = true): string {
+  suggestionRow(suggestion: Suggestion, withDescription = true, labelWidth = 12): string {
     const description = withDescription && suggestion.description ? `  ${this.dim(sanitizeLine(suggestion.description))}` : '';
-    return `  ${sanitizeLine(suggestion.label).padEnd(12)}${description}`;
+    const label = sanitizeLine(suggestion.label);
+    return `  ${label}${' '.repeat(Math.max(0, labelWidth - displayWidth(label)))}${description}`;
   }
 }
 

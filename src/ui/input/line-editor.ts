@@ -1,8 +1,8 @@
 import type { Choice } from '../approval-menu.ts';
 import type { ChoiceResult, LineReader, PickRequest, ReadOptions, ReadResult, TypeAhead } from './line-reader-contract.ts';
-import { cutToWidth } from '../display-width.ts';
+import { cutToWidth, displayWidth, fitItems } from '../display-width.ts';
 import { sanitize, sanitizeLine } from '../sanitize.ts';
-import type { Completer } from './completion.ts';
+import { MAX_SUGGESTIONS, type Completer, type Suggestion } from './completion.ts';
 import { EditBuffer } from './edit-buffer.ts';
 import { FilterList } from './filter-list.ts';
 import { HistorySearch } from './history-search.ts';
@@ -100,6 +100,9 @@ export class LineEditor implements LineReader {
   /** The last message prompt shown: type-ahead is drawn under the same one. */
   private messagePrompt = '› ';
   private rewindArmedAt = Number.NEGATIVE_INFINITY;
+  /** The `/` menu's first row shown (↓ scrolls it), for the text it was scrolled at. */
+  private menuFrom = 0;
+  private menuText = '';
   private closed = false;
   /** No input read yet: the first chunk may hold lines typed before raw mode. */
   private firstChunk = true;
@@ -189,6 +192,18 @@ export class LineEditor implements LineReader {
       this.area.reset();
       this.draw();
     });
+  }
+
+  /**
+   * Lines printed above the input while the user types (an MCP server that failed meanwhile), the
+   * input drawn again under them as it was.
+   */
+  interject(lines: readonly string[]): void {
+    if (this.closed || lines.length === 0) return;
+    const drawn = this.active !== undefined || this.choosing !== undefined || this.picking !== undefined;
+    if (drawn) this.area.erase();
+    this.write(lines.map((line) => `${line}\n`).join(''));
+    if (drawn) this.draw();
   }
 
   /** A list narrowed as the user types (the session picker); see `LineReader.pick`. */
@@ -333,7 +348,7 @@ export class LineEditor implements LineReader {
           break;
         case 'clear-screen':
           this.write('\x1b[H\x1b[2J\x1b[3J');
-          this.area.reset();
+          this.area.reset({ atTop: true });
           break;
         case 'up':
         case 'down':
@@ -532,6 +547,7 @@ export class LineEditor implements LineReader {
   }
 
   private moveVertically(direction: 'up' | 'down', read: ActiveRead): void {
+    if (read.message && this.hints.length === 0 && this.scrollMenu(direction)) return;
     const layout = this.area.layout(this.content(read));
     const { row, column } = layout.cursor;
     const first = layout.places.get(0)!.row;
@@ -554,6 +570,23 @@ export class LineEditor implements LineReader {
     const text = next === -1 ? this.draft : this.historyEntries[next]!;
     // Up lands at the end of the older entry; down at the start of its first line, to keep going down.
     this.buffer.set(text, direction === 'up' || next === -1 ? text.length : 0);
+  }
+
+  /** The `/` menu's first row shown: back to the top once the text changed. */
+  private menuStart(): number {
+    if (this.menuText !== this.buffer.text) [this.menuText, this.menuFrom] = [this.buffer.text, 0];
+    return this.menuFrom;
+  }
+
+  /** ↑/↓ while the `/` menu holds more than it shows: the window moves; false when it cannot. */
+  private scrollMenu(direction: 'up' | 'down'): boolean {
+    const total = this.options.completer?.count(this.buffer.text) ?? 0;
+    if (total <= MAX_SUGGESTIONS) return false;
+    this.menuStart();
+    const next = this.menuFrom + (direction === 'down' ? 1 : -1);
+    if (next < 0 || next > total - MAX_SUGGESTIONS) return direction === 'down';
+    this.menuFrom = next;
+    return true;
   }
 
   private completeAtCursor(read: ActiveRead): void {
@@ -595,7 +628,7 @@ export class LineEditor implements LineReader {
     if (!read) return;
     if (this.searching) {
       const search = this.searching;
-      const below = read.footer ? [this.dim(sanitizeLine(read.footer))] : [];
+      const below = read.footer ? [this.dim(fitItems(sanitizeLine(read.footer), this.area.columns() - 1))] : [];
       return this.area.draw({ prompt: search.prompt, text: search.text, cursor: search.cursor, display: this.display, below });
     }
     const completer = this.options.completer;
@@ -603,12 +636,18 @@ export class LineEditor implements LineReader {
       ? []
       : this.hints.length > 0 || !read.message || !completer
         ? [...this.hints]
-        : completer.suggest(this.buffer.text, this.buffer.cursor).map((suggestion) => this.area.suggestionRow(suggestion));
-    if (read.footer && !this.finishing) below.push(this.dim(sanitizeLine(read.footer)));
+        : menuRows(completer.suggest(this.buffer.text, this.buffer.cursor, this.menuStart()), this.area);
+    if (read.footer && !this.finishing) below.push(this.dim(fitItems(sanitizeLine(read.footer), this.area.columns() - 1)));
     this.area.draw({ ...this.content(read), above: read.above, below });
   }
 
   private write(text: string): void {
     this.options.output.write(text);
   }
+}
+
+/** The `/` menu's rows, the names in one column as wide as the longest (MCP prompts are long). */
+function menuRows(suggestions: readonly Suggestion[], area: InputArea): string[] {
+  const width = Math.max(12, ...suggestions.map((suggestion) => displayWidth(sanitizeLine(suggestion.label))));
+  return suggestions.map((suggestion) => area.suggestionRow(suggestion, true, width));
 }

@@ -78,5 +78,7 @@ export interface LineReader {
   readonly typeAhead?: TypeAhead;
   /** Ctrl+O pressed while nothing is being read (a turn runs). Returns the unsubscribe. */
   onToggleOutput?(handler: () => void): () => void;
+  /** Readers that hold the terminal: prints lines above the input being typed, which is drawn again under them. */
+  interject?(lines: readonly string[]): void;
   close(): void;
 }
