@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './errors.ts';
-import { HELP } from './config/flags.ts';
+import { HELP, parseCommandLine } from './config/flags.ts';
 import { loadConfig } from './config/load-config.ts';
 import type { Config } from './config/config.ts';
 import { appendInputHistory, loadInputHistory } from './ui/input-history.ts';
@@ -126,6 +126,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     config = loaded;
   } catch (error) {
+    // An editor cannot read stderr's line: over ACP a missing key is said where the editor shows it.
+    if (error instanceof ConfigError && wantsAcp(argv)) return runAcpMode(argv, { problem: error, cwd: io.cwd }, io).catch((failure: unknown) => fail(failure, debug, io.stderr));
     return fail(error, debug, io.stderr);
   }
   for (const note of config.notes ?? []) io.stderr.write(`${chalkFor(io.stderr, io.env).dim(sanitizeLine(note))}\n`);
@@ -185,13 +187,26 @@ async function runPrintMode(config: Config, question: string | undefined, io: Cl
   }
 }
 
+/** What `sylvan --acp` starts from: the folder's configuration, or why it could not be loaded. */
+type AcpStartup = Config | { problem: ConfigError; cwd: string };
+
+/** Whether the command line asks for ACP (it parses, even if the configuration does not load). */
+function wantsAcp(argv: string[]): boolean {
+  try {
+    const line = parseCommandLine(argv);
+    return 'mode' in line && line.mode.kind === 'acp';
+  } catch {
+    return false;
+  }
+}
+
 /** `sylvan --acp`: an editor's agent on stdin/stdout; the ACP library is loaded only here. */
-async function runAcpMode(argv: string[], config: Config, io: CliIo): Promise<number> {
+async function runAcpMode(argv: string[], startup: AcpStartup, io: CliIo): Promise<number> {
   const { runAcp } = await import('./ui/acp/run-acp.ts');
   return runAcp({
     argv,
     env: io.env,
-    config,
+    startup,
     version: version(),
     stdin: io.stdin,
     stdout: io.stdout as NodeJS.WritableStream,

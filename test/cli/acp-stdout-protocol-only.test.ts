@@ -38,6 +38,14 @@ describe('stdout of sylvan --acp carries protocol messages only', { timeout: 90_
     assert.doesNotMatch(acp.stdoutLines().join('\n'), /sk-wrong-key-1234/);
   });
 
+  test('a missing key: initialize offers to authenticate, naming the variable, and session/new asks for it', async (context) => {
+    const acp = await startAcpClient({ env: { SYLVAN_PROVIDER: 'dashscope' } });
+    context.after(() => acp.close());
+    assert.deepEqual(acp.initialized.authMethods?.map((method) => method.name), ['Set DASHSCOPE_API_KEY']);
+    await assert.rejects(acp.agent.request('session/new', { cwd: acp.cwd, mcpServers: [] }), (error: Error & { code?: number }) => error.code === -32000 && /DASHSCOPE_API_KEY/.test(error.message));
+    assertOnlyProtocol(acp);
+  });
+
   test('a server error: the prompt fails, the session goes on', async (context) => {
     const server = closeAtEnd(await startDashScopeServer({ replies: [httpError(500), text('Back again.')] }));
     const acp = await startAcpClient({ env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '0' }) });

@@ -6,6 +6,7 @@ import {
   PROTOCOL_VERSION,
   type ClientContext,
   type ClientCapabilities,
+  type InitializeResponse,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionNotification,
@@ -29,6 +30,8 @@ export interface AcpClientOptions {
 export interface AcpClient {
   child: ChildProcessWithoutNullStreams;
   agent: ClientContext;
+  /** What Sylvan answered to `initialize`. */
+  initialized: InitializeResponse;
   cwd: string;
   /** Every `session/update` in arrival order. */
   updates: SessionNotification[];
@@ -87,10 +90,11 @@ export async function startAcpClient(options: AcpClientOptions = {}): Promise<Ac
   }
   const connection = app.connect(ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
   const clientCapabilities: ClientCapabilities = buffers ? { fs: { readTextFile: true, writeTextFile: true } } : {};
-  await connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities });
+  const initialized = await connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities });
   return {
     child,
     agent: connection.agent,
+    initialized,
     cwd,
     updates,
     permissions,

@@ -7,6 +7,7 @@ import { APPROVAL_MODES, MODE_SUMMARIES, type ApprovalMode } from '../../tools/a
 import { acpKind } from './tool-call-updates.ts';
 import { acpStopReason, EventUpdates } from './event-updates.ts';
 import { PermissionAsker } from './permission-asker.ts';
+import { redactDeep } from './redact-deep.ts';
 import type { PromptTurn } from './prompt-content.ts';
 
 const MODE_NAMES: Record<ApprovalMode, string> = { ask: 'Ask', 'auto-edit': 'Auto-edit', plan: 'Plan' };
@@ -41,6 +42,7 @@ export class AcpSession {
         sessionId: runtime.sessionId,
         describe: (question) => runtime.describeCall(question.request),
         kindOf: (question) => acpKind(question.kind),
+        redact: runtime.redact,
       }),
     });
   }
@@ -61,9 +63,9 @@ export class AcpSession {
     return this.runtime.sessionId;
   }
 
-  /** Sends one update; a client that has gone is not an error of the turn. */
+  /** Sends one update, every key Sylvan holds scrubbed from it; a client that has gone is not an error of the turn. */
   async send(update: SessionUpdate): Promise<void> {
-    await this.client.notify('session/update', { sessionId: this.id, update }).catch(() => {});
+    await this.client.notify('session/update', { sessionId: this.id, update: redactDeep(update, this.runtime.redact) }).catch(() => {});
   }
 
   setMode(mode: ApprovalMode): void {
@@ -77,10 +79,12 @@ export class AcpSession {
 
   /**
    * Runs one turn, its events streamed as updates; resolves with the stop reason. A turn that ends
-   * in an error rejects with its one line, as a JSON-RPC error (the editor shows it).
+   * in an error rejects with its one line, as a JSON-RPC error (the editor shows it), as does a
+   * prompt sent while a turn runs.
    */
   async prompt(turn: PromptTurn, signal: AbortSignal): Promise<PromptResponse> {
-    this.running?.abort();
+    // Two turns at once would write one history from both sides.
+    if (this.running) throw RequestError.invalidRequest(undefined, 'A turn is still running in this session: cancel it (session/cancel) or wait for it to end.');
     const controller = new AbortController();
     this.running = controller;
     const stop = () => controller.abort();

@@ -1,6 +1,7 @@
 import type { AgentContext, PermissionOption, RequestPermissionResponse, ToolKind as AcpToolKind } from '@agentclientprotocol/sdk';
 import type { ApprovalAnswer, ApprovalAsker, ApprovalQuestion } from '../../approval/approval-types.ts';
 import type { CallDescription } from '../../tools/tool-spec.ts';
+import { redactDeep } from './redact-deep.ts';
 
 const ALLOW_ONCE = 'allow_once';
 const ALLOW_ALWAYS = 'allow_always';
@@ -12,6 +13,8 @@ export interface PermissionAskerOptions {
   /** The summary and preview the terminal shows, for the request's title and content. */
   describe: (question: ApprovalQuestion) => Promise<CallDescription>;
   kindOf: (question: ApprovalQuestion) => AcpToolKind;
+  /** Scrubs every key Sylvan holds from what the editor is shown. */
+  redact: (text: string) => string;
 }
 
 /**
@@ -35,14 +38,14 @@ export class PermissionAsker implements ApprovalAsker {
         {
           sessionId,
           options,
-          toolCall: {
+          toolCall: redactDeep({
             toolCallId: question.request.toolCallId,
             title: description?.summary ?? question.request.toolName,
             kind: this.options.kindOf(question),
             status: 'pending',
             rawInput: question.request.input as Record<string, unknown>,
-            ...(description && { content: [{ type: 'content', content: { type: 'text', text: description.preview } }] }),
-          },
+            ...(description && { content: [{ type: 'content' as const, content: { type: 'text' as const, text: description.preview } }] }),
+          }, this.options.redact),
         },
         { cancellationSignal: signal },
       );

@@ -8,6 +8,7 @@ import { acceptsImages } from '../../providers/model-catalogue.ts';
 import type { Runtime, ResumedHistory } from '../../runtime/runtime.ts';
 import type { EditorFiles } from '../../tools/files/editor-files.ts';
 import { isApprovalMode } from '../../tools/approval-mode.ts';
+import { prepareHome } from '../../session/session-home.ts';
 import { openResumed } from '../resume.ts';
 import { sanitizeLine } from '../sanitize.ts';
 import { availableCommands, runSlashCommand } from './acp-commands.ts';
@@ -20,8 +21,11 @@ import { withEditorMcpServers } from './editor-mcp-servers.ts';
 export interface AcpOptions {
   argv: string[];
   env: NodeJS.ProcessEnv;
-  /** The folder Sylvan was started in: its configuration decides what `initialize` announces. */
-  config: Config;
+  /**
+   * The configuration of the folder Sylvan was started in (what `initialize` announces), or why it
+   * could not be loaded: a missing key is announced as an auth method and fails each session/new.
+   */
+  startup: Config | { problem: ConfigError; cwd: string };
   version: string;
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
@@ -32,8 +36,8 @@ export interface AcpOptions {
   loadCommands: (config: Config) => LoadedCommands;
 }
 
-/** A missing key is the one thing the editor can help with: it asks the user to authenticate. */
-const keyMissing = (error: unknown) => error instanceof ConfigError && /needs [A-Z_]+_API_KEY/.test(error.message);
+/** The variable a missing key should be in: the one thing an editor can help with, by asking the user to authenticate. */
+const missingKey = (error: unknown): string | undefined => (error instanceof ConfigError ? /needs ([A-Z_]+_API_KEY)/.exec(error.message)?.[1] : undefined);
 
 /**
  * `sylvan --acp`: serves one editor over the Agent Client Protocol on stdin/stdout until the
@@ -53,7 +57,7 @@ export async function runAcp(options: AcpOptions): Promise<number> {
       for (const note of loaded.notes ?? []) options.log(sanitizeLine(note));
       return loaded;
     } catch (error) {
-      if (keyMissing(error)) throw RequestError.authRequired(undefined, (error as Error).message);
+      if (missingKey(error)) throw RequestError.authRequired(undefined, (error as Error).message);
       if (error instanceof ConfigError) throw RequestError.invalidParams(undefined, error.message);
       throw error;
     }
@@ -61,6 +65,7 @@ export async function runAcp(options: AcpOptions): Promise<number> {
 
   const open = async (client: AgentContext, cwd: string, mcpServers: McpServer[], resumedId?: string) => {
     const config = withEditorMcpServers(configFor(cwd), mcpServers);
+    prepareHome(config.home);
     let resumed: ResumedHistory | undefined;
     if (resumedId !== undefined) {
       try {
@@ -92,20 +97,22 @@ export async function runAcp(options: AcpOptions): Promise<number> {
   const app = agent({ name: 'sylvan' })
     .onRequest('initialize', async ({ params }): Promise<InitializeResponse> => {
       capabilities = params.clientCapabilities ?? {};
+      const startup = options.startup;
+      const variable = 'problem' in startup ? missingKey(startup.problem) : undefined;
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentInfo: { name: 'sylvan', title: 'Sylvan', version: options.version },
         agentCapabilities: {
           loadSession: true,
-          promptCapabilities: { image: acceptsImages(options.config.model), embeddedContext: true },
+          promptCapabilities: { image: 'model' in startup && acceptsImages(startup.model), embeddedContext: true },
           mcpCapabilities: { http: true },
         },
-        authMethods: [],
+        authMethods: variable ? [{ id: 'environment-key', name: `Set ${variable}`, description: `Sylvan reads its key from ${variable} in the environment the editor starts it with (or .env in the project): set it there and start Sylvan again.` }] : [],
       };
     })
     .onRequest('authenticate', async () => {
       // Sylvan's keys come from the environment: nothing to do but check again.
-      configFor(options.config.cwd);
+      configFor(options.startup.cwd);
       return {};
     })
     .onRequest('session/new', async ({ params, client }) => {

@@ -2,6 +2,7 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ModelMessage } from 'ai';
 import { isCompactionSummary } from '../../agent/context-window.ts';
 import type { ToolSpecLookup } from '../../tools/tool-spec.ts';
+import { redactDeep } from './redact-deep.ts';
 import { toolCallFailed, toolCallFinished, toolCallStarted } from './tool-call-updates.ts';
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
@@ -40,7 +41,7 @@ export function replayUpdates(messages: readonly ModelMessage[], specOf: ToolSpe
         if (part.type === 'text' && part.text !== '') updates.push({ sessionUpdate: 'agent_message_chunk', content: text(redact(part.text)) });
         if (part.type === 'reasoning' && part.text !== '') updates.push({ sessionUpdate: 'agent_thought_chunk', content: text(redact(part.text)) });
         if (part.type === 'tool-call') {
-          const input = JSON.parse(redact(JSON.stringify(part.input ?? {}))) as unknown;
+          const input = redactDeep(part.input ?? {}, redact);
           inputs.set(part.toolCallId, input);
           names.set(part.toolCallId, part.toolName);
           updates.push(toolCallStarted({ toolCallId: part.toolCallId, toolName: part.toolName, input }, specOf(part.toolName), workspaceRoot));
