@@ -46,6 +46,23 @@ describe('stdout of sylvan --acp carries protocol messages only', { timeout: 90_
     assertOnlyProtocol(acp);
   });
 
+  test('a key the model quotes, in its answer or a call, reaches the editor scrubbed, even streamed in pieces', async (context) => {
+    const key = 'sk-acp-quoted-key-7f3e9a';
+    const server = closeAtEnd(
+      await startDashScopeServer({
+        replies: [toolCalls([{ id: 'call_k', name: 'run_command', arguments: { command: `echo ${key}` } }]), text(`Your key is ${key}, keep it safe.`, { chunkSize: 3 })],
+      }),
+    );
+    const acp = await startAcpClient({ env: dashscopeEnv(server, { DASHSCOPE_API_KEY: key, SYLVAN_MAX_RETRIES: '0' }) });
+    context.after(() => acp.close());
+    const { sessionId } = await acp.agent.request('session/new', { cwd: acp.cwd, mcpServers: [] });
+    await prompt(acp, sessionId);
+    assert.equal(acp.permissions.length, 1);
+    assert.match(answerText(acp.updates, sessionId), /Your key is \[redacted\], keep it safe\./);
+    assert.doesNotMatch(acp.stdoutLines().join('\n'), new RegExp(key.slice(3)));
+    assertOnlyProtocol(acp);
+  });
+
   test('a server error: the prompt fails, the session goes on', async (context) => {
     const server = closeAtEnd(await startDashScopeServer({ replies: [httpError(500), text('Back again.')] }));
     const acp = await startAcpClient({ env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '0' }) });

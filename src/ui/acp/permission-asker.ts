@@ -29,7 +29,7 @@ export class PermissionAsker implements ApprovalAsker {
     const { client, sessionId } = this.options;
     const description = await this.options.describe(question).catch(() => undefined);
     const options: PermissionOption[] = [{ optionId: ALLOW_ONCE, name: 'Allow once', kind: 'allow_once' }];
-    if (!question.scope.oneTime) options.push({ optionId: ALLOW_ALWAYS, name: `Always allow ${question.scope.alwaysLabel}`, kind: 'allow_always' });
+    if (!question.scope.oneTime) options.push({ optionId: ALLOW_ALWAYS, name: this.options.redact(`Always allow ${question.scope.alwaysLabel}`), kind: 'allow_always' });
     options.push({ optionId: REJECT_ONCE, name: 'Reject', kind: 'reject_once' });
     let response: RequestPermissionResponse;
     try {
