@@ -140,6 +140,22 @@ describe('sylvan --acp driven by an editor', { timeout: 90_000 }, () => {
     assert.ok(!offered.includes('write_file'), 'plan mode still offered write_file');
   });
 
+  test('/undo is offered as a command and reverses the files the last turn changed', async (context) => {
+    const { acp, sessionId } = await editor([toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }]), text('Changed.')], {
+      answer: () => 'allow_once',
+    });
+    context.after(() => acp.close());
+    writeFileSync(join(acp.cwd, 'notes.txt'), 'original\n');
+    await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change notes.txt' }] });
+    assert.equal(readFileSync(join(acp.cwd, 'notes.txt'), 'utf8'), 'changed\n');
+    const offered = acp.updates.map(({ update }) => update).find((update) => update.sessionUpdate === 'available_commands_update');
+    assert.ok(offered && 'availableCommands' in offered && offered.availableCommands.some((command) => command.name === 'undo'), '/undo is not offered');
+    const response = await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/undo' }] });
+    assert.equal(response.stopReason, 'end_turn');
+    assert.equal(readFileSync(join(acp.cwd, 'notes.txt'), 'utf8'), 'original\n');
+    assert.match(answerText(acp.updates, sessionId), /notes\.txt: restored/);
+  });
+
   test("with the client's fs, a read returns the editor's buffer and a write goes to the editor, not the disk", async (context) => {
     const buffers = new Map<string, string>();
     const { acp, sessionId, server } = await editor(
