@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError, type AgentContext, type ClientCapabilities, type InitializeResponse, type McpServer } from '@agentclientprotocol/sdk';
 import { ConfigError } from '../../errors.ts';
@@ -51,6 +52,7 @@ export async function runAcp(options: AcpOptions): Promise<number> {
 
   /** The configuration of a session's folder, as if Sylvan had been started there. */
   const configFor = (cwd: string): Config => {
+    if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got "${cwd}".`);
     try {
       const loaded = loadConfig(options.argv, options.env, cwd);
       if (!('cwd' in loaded)) throw new ConfigError('--help and --version do not start a session.');
