@@ -67,6 +67,18 @@ describe('sylvan --acp driven by an editor', { timeout: 90_000 }, () => {
     assert.match(toolResultText(requestAt(server, 1), 'call_w'), /rejected/);
   });
 
+  test('a permission request the editor cancels is a no', async (context) => {
+    const { acp, sessionId, server } = await editor([toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }]), text('Not written.')], {
+      answer: () => 'cancelled',
+    });
+    context.after(() => acp.close());
+    writeFileSync(join(acp.cwd, 'notes.txt'), 'original\n');
+    await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change notes.txt' }] });
+    assert.equal(acp.permissions.length, 1);
+    assert.equal(readFileSync(join(acp.cwd, 'notes.txt'), 'utf8'), 'original\n');
+    assert.match(toolResultText(requestAt(server, 1), 'call_w'), /dismissed the question or stopped the turn; nothing was run/);
+  });
+
   test("allow_always covers the next call of the same scope, and only that scope", async (context) => {
     const run = (id: string, command: string) => toolCalls([{ id, name: 'run_command', arguments: { command } }]);
     const { acp, sessionId } = await editor([run('call_1', 'ls -a'), run('call_2', 'ls -l'), run('call_3', 'pwd'), text('Done.')], {

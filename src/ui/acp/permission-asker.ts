@@ -52,7 +52,7 @@ export class PermissionAsker implements ApprovalAsker {
     } catch {
       return { approved: false, reason: 'The editor did not answer the approval request; nothing was run.' };
     }
-    if (signal?.aborted || response.outcome.outcome === 'cancelled') return { approved: false, reason: 'The user stopped the turn before answering.' };
+    if (signal?.aborted || response.outcome.outcome === 'cancelled') return { approved: false, reason: 'The user dismissed the question or stopped the turn; nothing was run.' };
     const chosen = response.outcome.optionId;
     if (chosen === ALLOW_ONCE) return { approved: true };
     if (chosen === ALLOW_ALWAYS && !question.scope.oneTime) return { approved: true, always: true };
