@@ -8,6 +8,7 @@
 
 /** @type {Record<string, { seconds: number; waitsFor: string }>} */
 export const SPAWNING_FILES = {
+  'test/cli/acp-network-grant.test.ts': { seconds: 10, waitsFor: 'one run of sylvan --acp: two sandboxed commands, one granted the network' },
   'test/cli/acp-real-client.test.ts': { seconds: 10, waitsFor: 'one acpx run (on Node 22) starting sylvan --acp for one prompt' },
   'test/cli/acp-stdout-protocol-only.test.ts': { seconds: 15, waitsFor: '5 runs of sylvan --acp: a missing key, a refused key, a key the model quotes, a 500, two MCP servers from the editor that die or garble mid-call' },
   'test/cli/acp-editor-turns.test.ts': { seconds: 20, waitsFor: '9 runs of sylvan --acp driven by the SDK client against a loopback DashScope, one REPL run, one command stopped by session/cancel' },

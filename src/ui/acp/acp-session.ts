@@ -44,6 +44,10 @@ export class AcpSession {
         describe: (question) => runtime.describeCall(question.request),
         kindOf: (question) => acpKind(question.kind),
         redact: runtime.redact,
+        network: {
+          offered: (question) => question.kind === 'command' && runtime.sandbox.state.state === 'on' && !runtime.sandbox.state.network,
+          grant: (request) => runtime.networkGrants.grant(request.toolCallId, request.input),
+        },
       }),
     });
   }
@@ -110,6 +114,8 @@ export class AcpSession {
       return { stopReason: controller.signal.aborted ? 'cancelled' : 'end_turn' };
     } finally {
       signal.removeEventListener('abort', stop);
+      // A grant is for a call of this turn only.
+      this.runtime.networkGrants.clear();
       if (this.running === controller) this.running = undefined;
     }
   }

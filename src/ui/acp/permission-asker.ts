@@ -6,6 +6,10 @@ import { redactDeep } from './redact-deep.ts';
 const ALLOW_ONCE = 'allow_once';
 const ALLOW_ALWAYS = 'allow_always';
 const REJECT_ONCE = 'reject_once';
+const ALLOW_WITH_NETWORK = 'allow_once_with_network';
+
+/** The terminal's answer key for "run with network", named in the preview; over ACP it is an option. */
+const TERMINAL_NETWORK_HINT = '([w] runs it with network)';
 
 export interface PermissionAskerOptions {
   client: AgentContext;
@@ -15,11 +19,14 @@ export interface PermissionAskerOptions {
   kindOf: (question: ApprovalQuestion) => AcpToolKind;
   /** Scrubs every key Sylvan holds from what the editor is shown. */
   redact: (text: string) => string;
+  /** "Allow once, with network" for a command the sandbox keeps off the network: offered when it applies, granted to that call only. */
+  network?: { offered(question: ApprovalQuestion): boolean; grant(request: ApprovalQuestion['request']): void };
 }
 
 /**
  * Asks the editor through `session/request_permission`: allow once, allow always (offered with the
- * scope Sylvan's "always" has, and not for a call asked every time), reject once. A cancelled
+ * scope Sylvan's "always" has, and not for a call asked every time), allow once with network (a
+ * sandboxed command, as the terminal's "w"), reject once. A cancelled
  * request, a turn stopped meanwhile or a client that fails to answer is a no.
  */
 export class PermissionAsker implements ApprovalAsker {
@@ -30,7 +37,10 @@ export class PermissionAsker implements ApprovalAsker {
     const description = await this.options.describe(question).catch(() => undefined);
     const options: PermissionOption[] = [{ optionId: ALLOW_ONCE, name: 'Allow once', kind: 'allow_once' }];
     if (!question.scope.oneTime) options.push({ optionId: ALLOW_ALWAYS, name: this.options.redact(`Always allow ${question.scope.alwaysLabel}`), kind: 'allow_always' });
+    const withNetwork = this.options.network?.offered(question) === true;
+    if (withNetwork) options.push({ optionId: ALLOW_WITH_NETWORK, name: 'Allow once, with network', kind: 'allow_once' });
     options.push({ optionId: REJECT_ONCE, name: 'Reject', kind: 'reject_once' });
+    const preview = description?.preview.replace(TERMINAL_NETWORK_HINT, withNetwork ? '("Allow once, with network" lets it reach the network)' : '');
     let response: RequestPermissionResponse;
     try {
       response = await client.request(
@@ -44,7 +54,7 @@ export class PermissionAsker implements ApprovalAsker {
             kind: this.options.kindOf(question),
             status: 'pending',
             rawInput: question.request.input as Record<string, unknown>,
-            ...(description && { content: [{ type: 'content' as const, content: { type: 'text' as const, text: description.preview } }] }),
+            ...(preview !== undefined && { content: [{ type: 'content' as const, content: { type: 'text' as const, text: preview } }] }),
           }, this.options.redact),
         },
         { cancellationSignal: signal },
@@ -55,6 +65,10 @@ export class PermissionAsker implements ApprovalAsker {
     if (signal?.aborted || response.outcome.outcome === 'cancelled') return { approved: false, reason: 'The user dismissed the question or stopped the turn; nothing was run.' };
     const chosen = response.outcome.optionId;
     if (chosen === ALLOW_ONCE) return { approved: true };
+    if (chosen === ALLOW_WITH_NETWORK && withNetwork) {
+      this.options.network?.grant(question.request);
+      return { approved: true };
+    }
     if (chosen === ALLOW_ALWAYS && !question.scope.oneTime) return { approved: true, always: true };
     return { approved: false, reason: 'The user rejected this call.' };
   }
