@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './errors.ts';
-import { HELP } from './config/flags.ts';
+import { HELP, parseCommandLine } from './config/flags.ts';
 import { loadConfig } from './config/load-config.ts';
 import type { Config } from './config/config.ts';
 import { InputHistory } from './ui/input-history.ts';
 import { createTerminalReader } from './ui/line-reader.ts';
 import { prepareHome } from './session/session-home.ts';
-import { assertResumable, resolveResume, type Replay, type ResumedSession } from './ui/resume.ts';
+import { assertResumable, resolveResume, type Replay } from './ui/resume.ts';
 import { loadedFilesLine } from './config/settings/loaded-files.ts';
 import { chalkFor } from './ui/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
@@ -20,6 +20,8 @@ import type { LoadedCommands } from './commands/custom-command.ts';
 import { commandSummaries } from './ui/custom-commands.ts';
 import { mcpPromptCommands, mcpResources } from './ui/input/mcp-completion.ts';
 import { processIo, type CliIo } from './ui/cli-io.ts';
+import type { EditorFiles } from './tools/files/editor-files.ts';
+import type { ResumedHistory } from './runtime/runtime.ts';
 
 /** package.json's version, put in by the build (scripts/build.mjs), so a prompt reads no file for it. */
 declare const SYLVAN_VERSION: string | undefined;
@@ -77,13 +79,13 @@ function fail(error: unknown, debug: boolean, stderr: CliIo['stderr']): number {
   return 1;
 }
 
-async function loadRuntime(config: Config, resumed: ResumedSession | undefined) {
+async function loadRuntime(config: Config, resumed: ResumedHistory | undefined, editorFiles?: EditorFiles) {
   // The provider package loads beside the runtime, not after it: this is on the way to the first request.
   const [{ createRuntime }, modelFactory] = await Promise.all([
     import('./runtime/create-runtime.ts'),
     import('./providers/load-model-factory.ts').then(({ loadModelFactory }) => loadModelFactory(config)),
   ]);
-  return createRuntime(config, { resumed, modelFactory });
+  return createRuntime(config, { resumed, modelFactory, editorFiles });
 }
 
 /** The whole program: resolves with the exit code once stdout and stderr have drained. */
@@ -124,6 +126,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     config = loaded;
   } catch (error) {
+    // An editor cannot read stderr's line: over ACP a missing key is said where the editor shows it.
+    if (error instanceof ConfigError && wantsAcp(argv)) return runAcpMode(argv, { problem: error, cwd: io.cwd }, io).catch((failure: unknown) => fail(failure, debug, io.stderr));
     return fail(error, debug, io.stderr);
   }
   for (const note of config.notes ?? []) io.stderr.write(`${chalkFor(io.stderr, io.env).dim(sanitizeLine(note))}\n`);
@@ -133,6 +137,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return fail(new ConfigError((error as Error).message), debug, io.stderr);
   }
 
+  if (config.mode.kind === 'acp') {
+    try {
+      return await runAcpMode(argv, config, io);
+    } catch (error) {
+      return fail(error, debug, io.stderr);
+    }
+  }
   const customCommands = loadCustomCommands({ workspaceRoot: config.cwd, home: config.home, builtIns: SLASH_COMMANDS });
 
   try {
@@ -175,6 +186,35 @@ async function runPrintMode(config: Config, question: string | undefined, io: Cl
     await runtime.mcp.close();
     stopListening();
   }
+}
+
+/** What `sylvan --acp` starts from: the folder's configuration, or why it could not be loaded. */
+type AcpStartup = Config | { problem: ConfigError; cwd: string };
+
+/** Whether the command line asks for ACP (it parses, even if the configuration does not load). */
+function wantsAcp(argv: string[]): boolean {
+  try {
+    const line = parseCommandLine(argv);
+    return 'mode' in line && line.mode.kind === 'acp';
+  } catch {
+    return false;
+  }
+}
+
+/** `sylvan --acp`: an editor's agent on stdin/stdout; the ACP library is loaded only here. */
+async function runAcpMode(argv: string[], startup: AcpStartup, io: CliIo): Promise<number> {
+  const { runAcp } = await import('./ui/acp/run-acp.ts');
+  return runAcp({
+    argv,
+    env: io.env,
+    startup,
+    version: version(),
+    stdin: io.stdin,
+    stdout: io.stdout as NodeJS.WritableStream,
+    log: (line) => io.stderr.write(`${sanitizeLine(line)}\n`),
+    loadRuntime,
+    loadCommands: (sessionConfig) => loadCustomCommands({ workspaceRoot: sessionConfig.cwd, home: sessionConfig.home, builtIns: SLASH_COMMANDS }),
+  });
 }
 
 /** The REPL: a terminal's line editor or a pipe's lines, the banner, then turns until the input ends. */

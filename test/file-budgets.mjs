@@ -10,6 +10,10 @@
 export const SPAWNING_FILES = {
   'test/cli/status-line-tmux.test.ts': { seconds: 10, waitsFor: 'two tmux sessions with the mock model: a status line script, and one that hangs until it is killed' },
   'test/cli/budgets.test.ts': { seconds: 15, waitsFor: '17 in-process CLI runs against a loopback DashScope; two wait about 1 s for a time budget' },
+  'test/cli/acp-network-grant.test.ts': { seconds: 10, waitsFor: 'one run of sylvan --acp: two sandboxed commands, one granted the network' },
+  'test/cli/acp-real-client.test.ts': { seconds: 10, waitsFor: 'one acpx run (on Node 22) starting sylvan --acp for one prompt' },
+  'test/cli/acp-stdout-protocol-only.test.ts': { seconds: 15, waitsFor: '5 runs of sylvan --acp: a missing key, a refused key, a key the model quotes, a 500, two MCP servers from the editor that die or garble mid-call' },
+  'test/cli/acp-editor-turns.test.ts': { seconds: 20, waitsFor: '9 runs of sylvan --acp driven by the SDK client against a loopback DashScope, one REPL run, one command stopped by session/cancel' },
   'test/cli/memory.test.ts': { seconds: 30, waitsFor: 'one built-CLI run of 300 piped turns in a small window (~12 s), a CLI killed mid-turn, a terminal session; the other 12 runs are in-process' },
   'test/cli/faults.test.ts': { seconds: 15, waitsFor: '2 built-CLI runs (a 401, Ctrl-C) beside 15 in-process runs; two are cut off by --timeout 2, two wait for a 1 s and 2 s retry backoff' },
   'test/cli/terminal-output.test.ts': { seconds: 20, waitsFor: '10 CLI runs and 2 terminal (tmux) sessions' },

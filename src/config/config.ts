@@ -9,6 +9,9 @@ import type { StatusLineSetting } from './settings/status-line-setting.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
 
+/** What the process is: a terminal chat, one printed answer, or an editor's agent over ACP. */
+export type RunMode = { kind: 'repl' } | { kind: 'print'; prompt?: string } | { kind: 'acp' };
+
 export type ResumeRequest = { kind: 'latest' } | { kind: 'pick' } | { kind: 'id'; id: string };
 
 /** Everything Sylvan needs to know at start, validated. */
@@ -40,8 +43,8 @@ export interface Config {
   contextTokens: number;
   debug: boolean;
   secretPatterns: string[];
-  /** `print` runs one turn; its prompt comes from the arguments or, when absent, stdin. */
-  mode: { kind: 'repl' } | { kind: 'print'; prompt?: string };
+  /** `print` runs one turn; its prompt comes from the arguments or, when absent, stdin. `acp` serves an editor. */
+  mode: RunMode;
   json: boolean;
   resume?: ResumeRequest;
   cwd: string;

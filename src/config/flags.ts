@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../errors.ts';
 import { argumentProblem } from './help-text.ts';
-import type { ResumeRequest } from './config.ts';
+import type { ResumeRequest, RunMode } from './config.ts';
 
 export { HELP } from './help-text.ts';
 
 const FLAG_OPTIONS = {
   print: { type: 'boolean', short: 'p' },
   json: { type: 'boolean' },
+  acp: { type: 'boolean' },
   provider: { type: 'string' },
   model: { type: 'string', short: 'm' },
   'max-steps': { type: 'string' },
@@ -36,7 +37,7 @@ export type Flags = ReturnType<typeof parseArgs<{ options: typeof FLAG_OPTIONS; 
 /** What the command line asks for: the flags, and for print mode the question and where the turn goes. */
 export interface CommandLine {
   flags: Flags;
-  mode: { kind: 'repl' } | { kind: 'print'; prompt?: string };
+  mode: RunMode;
   resume: ResumeRequest | undefined;
 }
 
@@ -64,6 +65,14 @@ export function parseCommandLine(argv: string[]): CommandLine | { help: true } |
   if (values.help) return { help: true };
   if (values.version) return { version: true };
 
+  // `sylvan acp` is how some editors' registries spell it.
+  const acp = values.acp === true || (positionals.length === 1 && positionals[0] === 'acp');
+  if (acp) {
+    if (values.print === true || values.json === true) throw new ConfigError('--acp serves an editor; it cannot be combined with -p or --json.');
+    if (values.continue !== undefined || values.resume !== undefined) throw new ConfigError('--acp resumes sessions when the editor asks (session/load); drop --continue and --resume.');
+    if (positionals.length > 0 && positionals[0] !== 'acp') throw new ConfigError(`Unexpected argument "${positionals[0]}" with --acp.`);
+    return { flags: values, mode: { kind: 'acp' }, resume: undefined };
+  }
   const print = values.print === true || values.json === true;
   const prompt = positionals.join(' ').trim();
   if (!print && prompt !== '') {

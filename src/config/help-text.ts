@@ -4,8 +4,11 @@
  */
 export const HELP = `Usage: sylvan [options]        chat in the terminal, about the folder it runs in
        sylvan -p "question"    answer one question and exit (or pipe it in)
+       sylvan --acp            serve an editor (Zed, JetBrains, Neovim) over ACP
 
 Start:
+      --acp                serve an editor over the Agent Client Protocol on
+                           stdin/stdout (also: sylvan acp)
   -h, --help               this help
   -v, --version            the version
 

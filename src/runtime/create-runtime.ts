@@ -18,6 +18,7 @@ import { TodoList } from '../tools/todo/todo-list.ts';
 import { builtInSpec } from '../tools/built-in-specs.ts';
 import { runCommandSpec } from '../tools/shell/run-command-spec.ts';
 import type { ToolSpecLookup } from '../tools/tool-spec.ts';
+import type { EditorFiles } from '../tools/files/editor-files.ts';
 import { CommandSandbox } from '../sandbox/command-sandbox.ts';
 import { NetworkGrants } from '../sandbox/network-grants.ts';
 import { loadAgentCatalogue } from '../agents/agent-catalogue.ts';
@@ -39,6 +40,8 @@ export interface RuntimeOptions {
   modelFactory: ModelFactory;
   /** A resumed session's history and its transcript to append to. */
   resumed?: ResumedHistory;
+  /** An editor's buffers (ACP with the client's `fs`): the file tools read and write there. */
+  editorFiles?: EditorFiles;
 }
 
 /** Builds the runtime from its pieces and wires them together; what each piece does is in its own module. */
@@ -126,6 +129,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     todo,
     subagents: { agents: subagents.agents, run: subagents.run },
     skills: skills.skills,
+    editorFiles: options.editorFiles,
   });
   warmUpFirstRequest(tools);
   const offered = new OfferedTools({
@@ -135,7 +139,8 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     secrets: () => secrets,
     specOf,
     projectInstructions: instructionsSection(instructionFiles) + skillsSection(skills.skills),
-    firstWaitMs: config.mode.kind === 'print' ? (config.mcpStartTimeoutSeconds ?? 10) * 1000 : undefined,
+    // Nobody types while print mode or an editor's first turn waits: the servers' tools are worth the wait.
+    firstWaitMs: config.mode.kind !== 'repl' ? (config.mcpStartTimeoutSeconds ?? 10) * 1000 : undefined,
   });
   // SYLVAN_CACHE=off: no cache to keep a prefix stable for, so as much history as fits.
   const meter = new WindowMeter(config.contextTokens, conversation, config.cache === 'off' ? 'turns' : 'chunks', offered);

@@ -28,6 +28,7 @@ import { writeFileSpec } from './files/write-file-spec.ts';
 import { runCommandSpec } from './shell/run-command-spec.ts';
 import { todoWriteSpec } from './todo/todo-write-spec.ts';
 import { weatherSpec } from './weather/weather-spec.ts';
+import type { EditorFiles } from './files/editor-files.ts';
 import { createTodoWriteTool } from './todo/todo-write.ts';
 import { taskSpec } from './task/task-spec.ts';
 import { createTaskTool, type RunTask } from './task/task-tool.ts';
@@ -61,11 +62,13 @@ export interface ToolContext {
   subagents?: { agents: readonly { name: string; description: string }[]; run: RunTask };
   /** The skills of this session: with any, the `skill` tool is offered and `read_file` reads their folders. */
   skills?: readonly Skill[];
+  /** An editor's buffers (ACP): the file tools read and write there instead of on disk. */
+  editorFiles?: EditorFiles;
 }
 
 /** The registry: every tool the model can call, made for this workspace, each under its spec's name (`built-in-specs.ts`). */
 export function createTools(context: ToolContext) {
-  const workspace = { workspaceRoot: context.workspaceRoot, secretPatterns: [...context.secretPatterns] };
+  const workspace = { workspaceRoot: context.workspaceRoot, secretPatterns: [...context.secretPatterns], editorFiles: context.editorFiles };
   const tools = {
     [weatherSpec.name]: createWeatherTool({ source: context.weather, fetch: context.fetch }),
     [calculatorSpec.name]: createCalculatorTool(),

@@ -62,7 +62,8 @@ export function createEditFileTool(options: WorkspaceToolOptions) {
       const body = file.crlf ? plan.after.replace(/\n/g, '\r\n') : plan.after;
       const bytes = Buffer.concat([file.bom ? UTF8_BOM : Buffer.alloc(0), Buffer.from(body, 'utf8')]);
       try {
-        await writeFileAtomic(file.target.absolutePath, bytes, { mode: file.mode });
+        if (options.editorFiles) await options.editorFiles.write(file.target.absolutePath, body);
+        else await writeFileAtomic(file.target.absolutePath, bytes, { mode: file.mode });
       } catch (error) {
         throw editFailure(file.target.relativePath, error);
       }
@@ -130,7 +131,7 @@ async function loadFile(options: WorkspaceToolOptions, userPath: string): Promis
   if (stats.size > MAX_EDIT_BYTES) throw new Error(`${target.relativePath} is larger than 10 MB; edit_file does not edit files that big`);
   let bytes: Buffer;
   try {
-    bytes = await readFile(target.absolutePath);
+    bytes = options.editorFiles ? Buffer.from(await options.editorFiles.read(target.absolutePath), 'utf8') : await readFile(target.absolutePath);
   } catch (error) {
     throw editFailure(target.relativePath, error);
   }

@@ -42,6 +42,12 @@ export function createReadFileTool(options: WorkspaceToolOptions & ReadOnlyFolde
       });
       // Outside the workspace the relative path would be ambiguous: the model is shown the path it gave.
       const target = folder === undefined ? resolved : { ...resolved, relativePath: path.join(folder, resolved.relativePath) };
+      if (options.editorFiles) {
+        const text = await options.editorFiles.read(target.absolutePath);
+        abortSignal?.throwIfAborted();
+        const bytes = Buffer.from(text, 'utf8');
+        return formatWindow(target.relativePath, bytes.length, bytes, offset, limit);
+      }
       const stats = await statForReading(target, userPath);
       abortSignal?.throwIfAborted();
       const bytes = await readPrefix(target, userPath, Math.min(stats.size, MAX_READ_BYTES));

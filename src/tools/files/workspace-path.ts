@@ -1,3 +1,4 @@
+import type { EditorFiles } from './editor-files.ts';
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,6 +11,8 @@ export interface WorkspaceToolOptions {
   workspaceRoot: string;
   /** Extra glob patterns naming secret files (e.g. from SYLVAN_SECRET_PATTERNS). */
   secretPatterns?: readonly string[];
+  /** The editor's buffers, when an editor offers them (ACP): read and written there instead of on disk. */
+  editorFiles?: EditorFiles;
 }
 
 export interface ResolveWorkspacePathOptions {

@@ -53,10 +53,8 @@ export function createWriteFileTool(options: WorkspaceToolOptions) {
       }
       abortSignal?.throwIfAborted();
       try {
-        await mkdir(path.dirname(target.absolutePath), { recursive: true });
-        abortSignal?.throwIfAborted();
-        // Atomic: a kill at any moment leaves the old file or the new one, never a mix.
-        await writeFileAtomic(target.absolutePath, content, existing === undefined ? {} : { mode: existing.mode & 0o7777 });
+        if (options.editorFiles) await options.editorFiles.write(target.absolutePath, content);
+        else await writeToDisk(target.absolutePath, content, existing, abortSignal);
       } catch (error) {
         throw writeFailure(target.relativePath, error);
       }
@@ -65,6 +63,13 @@ export function createWriteFileTool(options: WorkspaceToolOptions) {
       return `${verb} ${target.relativePath} (${countOf(countLines(content), 'line')}, ${countOf(bytes, 'byte')})`;
     },
   });
+}
+
+async function writeToDisk(absolutePath: string, content: string, existing: Stats | undefined, abortSignal: AbortSignal | undefined): Promise<void> {
+  await mkdir(path.dirname(absolutePath), { recursive: true });
+  abortSignal?.throwIfAborted();
+  // Atomic: a kill at any moment leaves the old file or the new one, never a mix.
+  await writeFileAtomic(absolutePath, content, existing === undefined ? {} : { mode: existing.mode & 0o7777 });
 }
 
 /**
