@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import type { ContextFitter } from '../src/agent/context-fitter.ts';
+import type { ContextFitter } from '../src/agent/context/context-fitter.ts';
 import { buildHistory, TurnFactory } from './history-fixture.ts';
 import type { Section } from './report.ts';
 import { formatCount, formatMegabytes, formatMicroseconds, formatMs, median, settledHeapUsed, timeSync } from './statistics.ts';

@@ -50,7 +50,7 @@ const CODE = [
 ];
 
 const CITIES = ['北京', '上海', '广州', '深圳', '杭州', 'Tokyo', 'London', 'New York', '成都', 'Singapore'];
-const FILES = ['src/cli.ts', 'package.json', 'README.md', 'src/config/load-config.ts', 'src/agent/turn-options.ts', 'docs/设计说明.md'];
+const FILES = ['src/cli.ts', 'package.json', 'README.md', 'src/config/load-config.ts', 'src/agent/loop/turn-options.ts', 'docs/设计说明.md'];
 
 /** mulberry32: a tiny seeded generator, so every run measures the same histories. */
 function seededRandom(seed: number): () => number {

@@ -1,9 +1,9 @@
 import { isStepCount, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
 import { z } from 'zod';
-import { ContextFitter } from '../src/agent/context-fitter.ts';
-import { Conversation } from '../src/agent/conversation.ts';
-import { agentLoop } from '../src/agent/agent-loop.ts';
-import type { ApprovalPolicy } from '../src/agent/turn-options.ts';
+import { ContextFitter } from '../src/agent/context/context-fitter.ts';
+import { Conversation } from '../src/agent/context/conversation.ts';
+import { agentLoop } from '../src/agent/loop/agent-loop.ts';
+import type { ApprovalPolicy } from '../src/agent/loop/turn-options.ts';
 import { scriptedModel } from '../test/helpers/scripted-model.ts';
 import type { BenchContext } from './context.ts';
 import type { Section } from './report.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config/load-config.ts';
-import type { ApprovalPolicy } from '../src/agent/turn-options.ts';
+import type { ApprovalPolicy } from '../src/agent/loop/turn-options.ts';
 import { createRuntime } from '../src/runtime/create-runtime.ts';
 import { startDashScopeServer, text, toolCalls } from '../test/helpers/dashscope-server.ts';
 import type { Section } from './report.ts';

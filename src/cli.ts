@@ -1,26 +1,26 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError } from './errors.ts';
+import { ConfigError } from './shared/config-error.ts';
 import { HELP, parseCommandLine } from './config/flags.ts';
 import { loadConfig } from './config/load-config.ts';
 import type { Config } from './config/config.ts';
-import { InputHistory } from './ui/input-history.ts';
-import { createTerminalReader } from './ui/line-reader.ts';
+import { InputHistory } from './ui/repl/input-history.ts';
+import { createTerminalReader } from './ui/input/line-reader.ts';
 import { prepareHome } from './session/session-home.ts';
-import { assertResumable, resolveResume, type Replay } from './ui/resume.ts';
-import { loadedFilesLine } from './config/settings/loaded-files.ts';
-import { chalkFor } from './ui/render.ts';
-import { drainOutput, exitQuietlyOnClosedPipe } from './ui/exit.ts';
-import { bannerLine, bannerLines } from './ui/banner.ts';
-import { sanitize, sanitizeLine } from './ui/sanitize.ts';
-import { runRepl } from './ui/repl.ts';
-import { isMessagePrompt } from './ui/mode-display.ts';
-import { SLASH_COMMAND_SUMMARIES, SLASH_COMMANDS } from './ui/slash-commands.ts';
-import { loadCustomCommands } from './commands/load-commands.ts';
-import type { LoadedCommands } from './commands/custom-command.ts';
-import { commandSummaries } from './ui/custom-commands.ts';
+import { assertResumable, resolveResume, type Replay } from './ui/commands/resume.ts';
+import { loadedFilesLine } from './ui/render/loaded-files-line.ts';
+import { chalkFor } from './ui/render/render.ts';
+import { drainOutput, exitQuietlyOnClosedPipe } from './ui/repl/exit.ts';
+import { bannerLine, bannerLines } from './ui/repl/banner.ts';
+import { sanitize, sanitizeLine } from './shared/sanitize.ts';
+import { runRepl } from './ui/repl/repl.ts';
+import { isMessagePrompt } from './ui/render/mode-display.ts';
+import { SLASH_COMMAND_SUMMARIES, SLASH_COMMANDS } from './ui/commands/slash-commands.ts';
+import { loadCustomCommands } from './prompt-files/load-commands.ts';
+import type { LoadedCommands } from './prompt-files/custom-command.ts';
+import { commandSummaries } from './ui/commands/prompt-file-commands.ts';
 import { mcpPromptCommands, mcpResources } from './ui/input/mcp-completion.ts';
 import { processIo, type CliIo } from './ui/cli-io.ts';
-import type { EditorFiles } from './tools/files/editor-files.ts';
+import type { EditorFiles } from './shared/editor-files.ts';
 import type { ResumedHistory } from './runtime/runtime.ts';
 
 /** package.json's version, put in by the build (scripts/build.mjs), so a prompt reads no file for it. */
@@ -170,7 +170,7 @@ async function runPrintMode(config: Config, question: string | undefined, io: Cl
   const stopListening = io.onSigint(() => controller.abort());
   const runtime = await loadRuntime(config, resumed);
   try {
-    const { runPrint } = await import('./ui/print.ts');
+    const { runPrint } = await import('./ui/print/print.ts');
     return await runPrint({
       config,
       prompt,
@@ -239,7 +239,7 @@ async function runReplMode(config: Config, io: CliIo, customCommands: LoadedComm
         },
         dim,
       })
-    : (await import('./ui/piped-reader.ts')).createPipedReader(io.stdin, (prompt, line) => {
+    : (await import('./ui/repl/piped-reader.ts')).createPipedReader(io.stdin, (prompt, line) => {
         if (isMessagePrompt(prompt)) io.stdout.write(`${dim(prompt + line)}\n`);
         else io.stdout.write(`${prompt}${line}\n`);
       });
@@ -252,7 +252,7 @@ async function runReplMode(config: Config, io: CliIo, customCommands: LoadedComm
     for (const note of customCommands.notes) io.stdout.write(`${dim(sanitizeLine(note))}\n`);
     // On a terminal the resumed conversation is drawn again before the prompt; a pipe gets the summary line alone.
     const replay = io.stdout.isTTY
-      ? async (messages: Parameters<Replay>[0]) => (await import('./ui/transcript.ts')).replayTranscript(messages, io.stdout)
+      ? async (messages: Parameters<Replay>[0]) => (await import('./ui/render/transcript.ts')).replayTranscript(messages, io.stdout)
       : undefined;
     const resumed = await resolveResume(config, reader, (line) => io.stdout.write(`${dim(line)}\n`), replay);
     const code = await runRepl({

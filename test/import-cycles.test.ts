@@ -7,7 +7,7 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * No import cycles in src/, type-only imports included: a shared type or error class lives in the
- * lower module both sides import (src/errors.ts, src/agent/turn-options.ts, src/ui/repl-state.ts).
+ * lower module both sides import (src/shared/config-error.ts, src/agent/loop/turn-options.ts, src/ui/state/repl-state.ts).
  * madge reads the imports as TypeScript does (tsconfig.json); a cycle it finds fails here.
  */
 test('src/ has no import cycle', { timeout: 120_000 }, async () => {
@@ -17,7 +17,7 @@ test('src/ has no import cycle', { timeout: 120_000 }, async () => {
     detectiveOptions: { ts: { skipTypeImports: false }, es6: { skipTypeImports: false } },
   });
   const files = Object.keys(graph.obj());
-  assert.ok(files.length > 100 && files.includes('agent/agent-loop.ts'), `madge read the sources (${files.length} files)`);
-  assert.ok(graph.depends('agent/events.ts').includes('agent/agent-loop.ts'), 'madge follows the imports');
+  assert.ok(files.length > 100 && files.includes('agent/loop/agent-loop.ts'), `madge read the sources (${files.length} files)`);
+  assert.ok(graph.depends('agent/loop/events.ts').includes('agent/loop/agent-loop.ts'), 'madge follows the imports');
   assert.deepEqual(graph.circular().map((cycle) => cycle.join(' → ')), []);
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { AgentEvent } from '../src/agent/events.ts';
+import type { AgentEvent } from '../src/agent/loop/events.ts';
 import { loadConfig } from '../src/config/load-config.ts';
 import type { Config } from '../src/config/config.ts';
 import { createRuntime } from '../src/runtime/create-runtime.ts';

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from '../agent/turn-options.ts';
+import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from '../agent/loop/turn-options.ts';
 import { TASK_TOOL_NAME } from './agent-tools.ts';
 
 /**

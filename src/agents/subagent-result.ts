@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
-import type { StopReason, TokenUsage } from '../agent/events.ts';
+import type { StopReason } from '../agent/loop/events.ts';
+import type { TokenUsage } from '../shared/token-usage.ts';
 
 /** What the parent reads of a subagent at most: its answer, not its work. */
 export const MAX_RESULT_CHARS = 12_000;

@@ -1,10 +1,11 @@
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
-import { agentLoop } from '../agent/agent-loop.ts';
-import { Conversation } from '../agent/conversation.ts';
-import type { ProviderContext } from '../agent/describe-error.ts';
-import { addUsage, emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from '../agent/events.ts';
-import type { SpendGuard } from '../agent/spend-guard.ts';
-import type { ApprovalPolicy } from '../agent/turn-options.ts';
+import { agentLoop } from '../agent/loop/agent-loop.ts';
+import { Conversation } from '../agent/context/conversation.ts';
+import type { ProviderContext } from '../providers/errors/describe-error.ts';
+import { type AgentEvent, type StopReason } from '../agent/loop/events.ts';
+import { addUsage, emptyUsage, type TokenUsage } from '../shared/token-usage.ts';
+import type { SpendGuard } from '../agent/loop/spend-guard.ts';
+import type { ApprovalPolicy } from '../agent/loop/turn-options.ts';
 import type { Hooks } from '../hooks/hook-runner.ts';
 import { subagentLoopHooks } from '../hooks/loop-hooks.ts';
 import { onlyReads, type ToolSpecLookup } from '../tools/tool-spec.ts';

@@ -1,7 +1,7 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, ApprovalVerdict } from '../agent/turn-options.ts';
+import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, ApprovalVerdict } from '../agent/loop/turn-options.ts';
 import { planModeRefusal } from '../tools/approval-mode.ts';
-import { builtInSpec } from '../tools/built-in-specs.ts';
+import { builtInSpec } from '../tools/registry/built-in-specs.ts';
 import { delegates, onlyReads, type ApprovalScope, type ToolSpec, type ToolSpecLookup } from '../tools/tool-spec.ts';
 import type { ApprovalAsker, ApprovalQuestion, ModeContext, NobodyToAsk } from './approval-types.ts';
 

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalRequest } from '../agent/turn-options.ts';
+import type { ApprovalDecision, ApprovalRequest } from '../agent/loop/turn-options.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import type { ApprovalScope, ToolKind } from '../tools/tool-spec.ts';
 

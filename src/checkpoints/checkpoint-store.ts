@@ -1,7 +1,7 @@
 import { constants, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../tools/files/atomic-write.ts';
+import { writeFileAtomic } from '../shared/atomic-write.ts';
 import type { CheckpointIndex, FileState, TurnRecord } from './checkpoint-types.ts';
 
 /** `$SYLVAN_HOME/checkpoints/<session id>/`: the folder of one session's checkpoints. */

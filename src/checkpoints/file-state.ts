@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readFile, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../tools/files/atomic-write.ts';
+import { writeFileAtomic } from '../shared/atomic-write.ts';
 import type { FileState } from './checkpoint-types.ts';
 
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');

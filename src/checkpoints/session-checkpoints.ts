@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { ModelMessage } from 'ai';
-import { redactSecrets } from '../agent/redact-secrets.ts';
-import { isSecretPath } from '../tools/files/workspace-path.ts';
+import { redactSecrets } from '../shared/redact-secrets.ts';
+import { isSecretPath } from '../shared/workspace-path.ts';
 import { CheckpointStore, checkpointFolder, KEPT_SESSIONS, pruneOtherSessions } from './checkpoint-store.ts';
 import { DEFAULT_BOUNDS, type CheckpointBounds, type FileChange, type FileState, type TurnRecord } from './checkpoint-types.ts';
 import { keepWithinBounds } from './checkpoint-bounds.ts';
@@ -15,6 +15,7 @@ import { OpenRecordings } from './open-recordings.ts';
 import { restoreChanges, type ConflictResolver, type RestoreLine } from './restore.ts';
 import { ShadowRepository, type SnapshotTaken } from './shadow-repository.ts';
 import { UndoableCommands } from './undoable-commands.ts';
+import type { FinishRecording } from '../tools/with-checkpoints.ts';
 
 export interface SessionCheckpointsOptions {
   /** $SYLVAN_HOME. */
@@ -29,7 +30,6 @@ export interface SessionCheckpointsOptions {
 }
 
 /** Finishes a recording once the tool has run: what the path (or the workspace) is now. */
-export type FinishRecording = () => Promise<void>;
 
 const WORDS_SHOWN = 60;
 

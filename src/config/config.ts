@@ -1,8 +1,8 @@
-import type { ThinkingSetting } from '../providers/thinking.ts';
+import type { ThinkingSetting } from '../models/thinking.ts';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
 import type { SearchConfig } from '../tools/web/web-config.ts';
-import type { ModelPrice } from '../providers/model-catalogue.ts';
+import type { ModelPrice } from '../models/model-catalogue.ts';
 import type { BreakerSettings, BudgetLimits } from './settings/budget-settings.ts';
 import type { LoadedSettings } from './settings/load-settings.ts';
 import type { StatusLineSetting } from './settings/status-line-setting.ts';

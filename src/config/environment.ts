@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../errors.ts';
-import { readWholeSmallFile } from '../files/bounded-file.ts';
+import { ConfigError } from '../shared/config-error.ts';
+import { readWholeSmallFile } from '../shared/bounded-file.ts';
 import { isCredentialName, urlPassword } from '../sandbox/credential-variables.ts';
 import { loadSettings, type LoadedSettings } from './settings/load-settings.ts';
 import { parseNumberSetting, type NumberSettingName } from './settings/number-settings.ts';

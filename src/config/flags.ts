@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../shared/config-error.ts';
 import { argumentProblem } from './help-text.ts';
 import type { ResumeRequest, RunMode } from './config.ts';
 

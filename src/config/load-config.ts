@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
-import { ConfigError } from '../errors.ts';
-import { contextWindowFor } from '../providers/model-catalogue.ts';
-import { parseThinkingOptions } from '../providers/thinking.ts';
+import { ConfigError } from '../shared/config-error.ts';
+import { contextWindowFor } from '../models/model-catalogue.ts';
+import { parseThinkingOptions } from '../models/thinking.ts';
 import { hiddenPathPatterns } from '../sandbox/hidden-paths.ts';
 import { resolveSandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { parseSearchConfig } from '../tools/web/web-config.ts';

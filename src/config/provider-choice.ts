@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../shared/config-error.ts';
 import type { ProviderName } from './config.ts';
 import { nonEmpty, type Environment } from './environment.ts';
 import type { SettingsSources } from './settings/sources.ts';

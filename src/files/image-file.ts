@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { openWorkspaceFile, resolveWorkspaceTarget } from '../tools/files/workspace-path.ts';
+import { openWorkspaceFile, resolveWorkspaceTarget } from '../shared/workspace-path.ts';
 
 export type ImageMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 

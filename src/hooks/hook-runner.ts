@@ -1,4 +1,4 @@
-import { redactSecrets } from '../agent/redact-secrets.ts';
+import { redactSecrets } from '../shared/redact-secrets.ts';
 import type { ToolSpecLookup } from '../tools/tool-spec.ts';
 import { matches } from './hook-matcher.ts';
 import { verdictOf } from './hook-output.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../shared/config-error.ts';
 import type { SettingsLayer } from '../config/settings/load-settings.ts';
 import { HOOK_EVENTS, type ConfiguredHook, type HookEvent } from './hook-types.ts';
 

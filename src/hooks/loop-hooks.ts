@@ -1,4 +1,4 @@
-import type { HookedCall, HookNotes, LoopHooks } from '../agent/turn-options.ts';
+import type { HookedCall, HookNotes, LoopHooks } from '../agent/loop/turn-options.ts';
 import type { Hooks } from './hook-runner.ts';
 import type { HookVerdict } from './hook-types.ts';
 

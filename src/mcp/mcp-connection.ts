@@ -6,7 +6,7 @@ import { resultText } from './call-result.ts';
 import { promptTurn, type PromptTurn } from './prompt-messages.ts';
 import { resourceText, type ResourceText } from './resource-contents.ts';
 import { ServerCatalogue } from './server-catalogue.ts';
-import { isStdioServer, type McpServerConfig } from './server-config.ts';
+import { isStdioServer, type McpServerConfig } from '../config/settings/mcp-server-config.ts';
 import { StderrTail } from './stderr-tail.ts';
 import { StdioTransport, TransportFailure } from './stdio-transport.ts';
 import { offeredToolName } from './tool-names.ts';

@@ -7,7 +7,7 @@ import type { McpPrompt } from './prompt-list.ts';
 import type { ResourceText } from './resource-contents.ts';
 import type { McpResource } from './resource-list.ts';
 import { createResourceTools } from './resource-tools.ts';
-import type { McpServerConfig } from './server-config.ts';
+import type { McpServerConfig } from '../config/settings/mcp-server-config.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
 
 export interface McpHubOptions {

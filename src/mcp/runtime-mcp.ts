@@ -1,6 +1,6 @@
 import type { ToolSet } from 'ai';
 import type { Config } from '../config/config.ts';
-import { redactSecrets } from '../agent/redact-secrets.ts';
+import { redactSecrets } from '../shared/redact-secrets.ts';
 import { checkSettings } from '../config/settings/check-settings.ts';
 import type { ToolSpec } from '../tools/tool-spec.ts';
 import { withTimeoutMessages } from '../tools/with-timeout-messages.ts';
@@ -11,7 +11,7 @@ import type { ResourceText } from './resource-contents.ts';
 import type { McpResource } from './resource-list.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
 import { isCredentialName, urlPassword } from '../sandbox/credential-variables.ts';
-import type { McpServerConfig } from './server-config.ts';
+import type { McpServerConfig } from '../config/settings/mcp-server-config.ts';
 
 /** What the runtime and the UI see of the MCP servers. */
 export interface RuntimeMcp {

@@ -1,13 +1,13 @@
 import type { LanguageModelV4, LanguageModelV4Middleware } from '@ai-sdk/provider';
 import { extractReasoningMiddleware, wrapLanguageModel, type LanguageModel } from 'ai';
 import type { Config } from '../config/config.ts';
-import type { ProviderContext } from '../agent/describe-error.ts';
-import type { RetryNotice } from '../agent/events.ts';
+import type { ProviderContext } from './errors/describe-error.ts';
+import type { RetryNotice } from './retry-notice.ts';
 import { cacheMarkersMiddleware } from './cache-markers.ts';
 import { guardedFetch } from './guarded-fetch.ts';
-import { supportsExplicitCache } from './model-catalogue.ts';
+import { supportsExplicitCache } from '../models/model-catalogue.ts';
 import { dashscopeSearchFetch, type SearchSourceLog } from './dashscope-search.ts';
-import { thinkingRequest, type ThinkingSetting } from './thinking.ts';
+import { thinkingRequest, type ThinkingSetting } from '../models/thinking.ts';
 import { toolMarkupMiddleware } from './tool-markup-middleware.ts';
 import { truncatedCallsMiddleware } from './truncated-calls-middleware.ts';
 

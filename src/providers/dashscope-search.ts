@@ -1,5 +1,4 @@
-import type { AgentEvent } from '../agent/events.ts';
-import { sanitizeLine } from '../ui/sanitize.ts';
+import { sanitizeLine } from '../shared/sanitize.ts';
 
 /** One source DashScope's server-side search reports (`search_info.search_results[]`). */
 export interface SearchSource {
@@ -126,21 +125,4 @@ export function describeSources(sources: readonly SearchSource[]): string {
     return `  [${number}] ${sanitizeLine(source.title)}${site} — ${sanitizeLine(source.url)}`;
   });
   return ['Sources (DashScope web search):', ...lines].join('\n');
-}
-
-/** Passes a turn's events through, telling the user the sources DashScope searched before each step ends. */
-export async function* withSearchSources<RESULT>(
-  events: AsyncGenerator<AgentEvent, RESULT>,
-  log: SearchSourceLog | undefined,
-): AsyncGenerator<AgentEvent, RESULT> {
-  if (!log) return yield* events;
-  while (true) {
-    const next = await events.next();
-    if (next.done) return next.value;
-    if (next.value.type === 'step-end' || next.value.type === 'turn-end') {
-      const sources = log.take();
-      if (sources.length > 0) yield { type: 'notice', message: describeSources(sources) };
-    }
-    yield next.value;
-  }
 }

@@ -1,7 +1,7 @@
-import type { RetryNotice, RetryReason } from '../agent/events.ts';
-import { classifyProblem, problemFromBody, type Problem } from './provider-errors.ts';
+import type { RetryNotice, RetryReason } from './retry-notice.ts';
+import { classifyProblem, problemFromBody, type Problem } from './errors/provider-errors.ts';
 import { plainTextContent } from './plain-text-content.ts';
-import { ProviderFault } from './provider-fault.ts';
+import { ProviderFault } from './errors/provider-fault.ts';
 import { DEFAULT_STREAM_LIMITS, openEventStream, type StreamLimits } from './stream-guard.ts';
 
 export interface GuardedFetchOptions {

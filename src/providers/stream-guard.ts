@@ -1,5 +1,5 @@
-import { ownFaultCode, problemFromBody, type FaultKind, type Problem } from './provider-errors.ts';
-import { ProviderFault } from './provider-fault.ts';
+import { ownFaultCode, problemFromBody, type FaultKind, type Problem } from './errors/provider-errors.ts';
+import { ProviderFault } from './errors/provider-fault.ts';
 
 /** Bounds on one streamed answer: a line without a newline, and the whole (decompressed) body. */
 export interface StreamLimits {

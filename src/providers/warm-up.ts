@@ -1,5 +1,5 @@
 import type { ToolSet } from 'ai';
-import { declaredOnly } from '../agent/tool-declarations.ts';
+import { declaredOnly } from '../shared/tool-declarations.ts';
 
 /**
  * Does ahead, while the user types, the one-time work the first request would otherwise wait for:

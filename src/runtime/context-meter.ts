@@ -1,8 +1,8 @@
 import type { ModelMessage, ToolSet } from 'ai';
-import { ContextFitter } from '../agent/context-fitter.ts';
-import { isCompactionSummary } from '../agent/context-window.ts';
-import type { Conversation } from '../agent/conversation.ts';
-import type { TokenUsage } from '../agent/events.ts';
+import { ContextFitter } from '../agent/context/context-fitter.ts';
+import { isCompactionSummary } from '../shared/compaction-summary.ts';
+import type { Conversation } from '../agent/context/conversation.ts';
+import type { TokenUsage } from '../shared/token-usage.ts';
 import type { ContextMeter } from './runtime.ts';
 
 /** Past this share of the room for history, the history is compacted before the next turn. */

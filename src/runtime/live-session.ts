@@ -1,9 +1,9 @@
-import { addUsage, emptyUsage, type TokenUsage } from '../agent/events.ts';
+import { addUsage, emptyUsage, type TokenUsage } from '../shared/token-usage.ts';
 import { SessionCheckpoints } from '../checkpoints/session-checkpoints.ts';
 import type { Config } from '../config/config.ts';
-import { readGitBranch } from '../session/git-branch.ts';
+import { readGitBranch } from '../shared/git-head.ts';
 import { createSession, type SessionWriter } from '../session/store.ts';
-import { currencyOf, type Pricing } from '../providers/model-catalogue.ts';
+import { currencyOf, type Pricing } from '../models/model-catalogue.ts';
 import type { ResumedHistory } from './runtime.ts';
 import { SpendMeter } from './spend-meter.ts';
 

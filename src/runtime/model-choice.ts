@@ -1,11 +1,11 @@
 import type { LanguageModel } from 'ai';
-import { guardDeepToolInput } from '../agent/deep-input-guard.ts';
+import { guardDeepToolInput } from '../agent/loop/deep-input-guard.ts';
 import type { Config } from '../config/config.ts';
-import type { ProviderContext } from '../agent/describe-error.ts';
+import type { ProviderContext } from '../providers/errors/describe-error.ts';
 import { providerContext } from '../providers/create-model.ts';
 import type { SearchSourceLog } from '../providers/dashscope-search.ts';
 import type { ModelFactory } from '../providers/load-model-factory.ts';
-import type { ThinkingSetting } from '../providers/thinking.ts';
+import type { ThinkingSetting } from '../models/thinking.ts';
 
 /**
  * The model the turns use — its answering and compacting instances, its thinking setting, and the

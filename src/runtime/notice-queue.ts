@@ -1,4 +1,4 @@
-import type { AgentEvent, StopReason } from '../agent/events.ts';
+import type { AgentEvent, StopReason } from '../agent/loop/events.ts';
 
 /** Where notices from the side come from: each call takes what it has (and holds it no more). */
 export type NoticeSource = () => readonly string[];

@@ -1,6 +1,6 @@
 import type { LanguageModel, ToolSet } from 'ai';
-import { buildInstructions } from '../agent/instructions.ts';
-import { offeringOnly, PLAN_MODE_INSTRUCTIONS, planModeToolNames } from '../agent/plan-mode.ts';
+import { buildInstructions } from '../agent/instructions/instructions.ts';
+import { offeringOnly, PLAN_MODE_INSTRUCTIONS, planModeToolNames } from '../agent/instructions/plan-mode.ts';
 import type { RuntimeMcp } from '../mcp/runtime-mcp.ts';
 import type { ToolSpecLookup } from '../tools/tool-spec.ts';
 import { withSecretsScrubbed } from '../tools/with-secrets-scrubbed.ts';

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../agent/events.ts';
+import type { AgentEvent } from '../agent/loop/events.ts';
 import type { Config } from '../config/config.ts';
 import { Hooks } from '../hooks/hook-runner.ts';
 import { hooksOfLayers } from '../hooks/hook-settings.ts';

@@ -1,7 +1,7 @@
 import type { Tool } from 'ai';
-import type { Conversation } from '../agent/conversation.ts';
-import { redactSecrets } from '../agent/redact-secrets.ts';
-import { executeToolCall } from '../agent/tool-execution.ts';
+import type { Conversation } from '../agent/context/conversation.ts';
+import { redactSecrets } from '../shared/redact-secrets.ts';
+import { executeToolCall } from '../agent/loop/tool-execution.ts';
 import type { SessionCheckpoints } from '../checkpoints/session-checkpoints.ts';
 import { MAX_TIMEOUT_SECONDS } from '../tools/shell/command-timeouts.ts';
 import type { NoticeQueue } from './notice-queue.ts';

@@ -1,7 +1,7 @@
-import type { TokenUsage } from '../agent/events.ts';
-import type { BudgetStop, SpendGuard } from '../agent/spend-guard.ts';
+import type { TokenUsage } from '../shared/token-usage.ts';
+import type { BudgetStop, SpendGuard } from '../agent/loop/spend-guard.ts';
 import { BUDGET_SETTINGS, type BudgetLimit, type BudgetLimits, type BudgetName } from '../config/settings/budget-settings.ts';
-import { estimateCosts, formatMoney, type CostEstimate, type Currency, type Pricing } from '../providers/model-catalogue.ts';
+import { estimateCosts, formatMoney, type CostEstimate, type Currency, type Pricing } from '../models/model-catalogue.ts';
 import type { SessionSpend } from '../session/store.ts';
 
 /** Past this share of a budget, a dimmed line says so, once. */

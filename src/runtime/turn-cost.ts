@@ -1,4 +1,4 @@
-import type { AgentEvent, StopReason, TurnCost } from '../agent/events.ts';
+import type { AgentEvent, StopReason, TurnCost } from '../agent/loop/events.ts';
 import type { SpendMeter, TurnSpend } from './spend-meter.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { readWholeSmallFile } from '../files/bounded-file.ts';
+import { readWholeSmallFile } from '../shared/bounded-file.ts';
 
 /** A `.git` file (`gitdir: …`) or `commondir` is one short line. */
 const MAX_POINTER_BYTES = 4096;

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import type { TokenUsage } from '../agent/events.ts';
+import type { TokenUsage } from '../shared/token-usage.ts';
 import { isTodoItem, type TodoItem } from '../tools/todo/todo-list.ts';
 
 /** Version written in the meta line; readers accept any version and skip entry types they do not know. */

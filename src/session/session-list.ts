@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelMessage } from 'ai';
-import { isCompactionSummary } from '../agent/context-window.ts';
+import { isCompactionSummary } from '../shared/compaction-summary.ts';
 import { splitAttachedFiles } from '../files/attached-file.ts';
 import { parseEntry } from './session-entry.ts';
 import { isValidSessionId, sessionsDirectory } from './session-paths.ts';

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { isCompactionSummary } from '../agent/context-window.ts';
+import { isCompactionSummary } from '../shared/compaction-summary.ts';
 
 export interface SessionHeading {
   sessionId: string;

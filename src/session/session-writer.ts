@@ -1,10 +1,10 @@
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import type { ModelMessage } from 'ai';
-import { stringifyBounded } from '../agent/bounded-json.ts';
-import type { TokenUsage } from '../agent/events.ts';
+import { stringifyBounded } from '../shared/bounded-json.ts';
+import type { TokenUsage } from '../shared/token-usage.ts';
 import type { TodoItem } from '../tools/todo/todo-list.ts';
-import { forTranscript } from '../agent/image-parts.ts';
-import { redactSecrets } from '../agent/redact-secrets.ts';
+import { forTranscript } from '../agent/loop/image-parts.ts';
+import { redactSecrets } from '../shared/redact-secrets.ts';
 import { SESSION_FORMAT_VERSION, type HookEntry, type SessionEntry, type SessionMeta, type SubagentLink } from './session-entry.ts';
 import { makeFolders, reasonOf } from './session-home.ts';
 import { acquireSessionLock } from './session-lock.ts';

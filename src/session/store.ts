@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { ModelMessage } from 'ai';
-import { findUnansweredToolCalls, repairHistory } from '../agent/context-window.ts';
-import { addUsage, emptyUsage, type TokenUsage } from '../agent/events.ts';
+import { findUnansweredToolCalls, repairHistory } from '../agent/context/history-repair.ts';
+import { addUsage, emptyUsage, type TokenUsage } from '../shared/token-usage.ts';
 import type { TodoItem } from '../tools/todo/todo-list.ts';
 import { parseEntry, SESSION_FORMAT_VERSION, type SessionMeta } from './session-entry.ts';
 import { sessionPath, sessionsDirectory } from './session-paths.ts';

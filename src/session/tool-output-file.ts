@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { redactSecrets } from '../agent/redact-secrets.ts';
-import { writeFileAtomic } from '../tools/files/atomic-write.ts';
+import { redactSecrets } from '../shared/redact-secrets.ts';
+import { writeFileAtomic } from '../shared/atomic-write.ts';
 import { makeFolders, reasonOf } from './session-home.ts';
 import { sessionFolder } from './session-paths.ts';
 

@@ -1,5 +1,5 @@
 import type { ToolSet } from 'ai';
-import { redactSecrets } from '../agent/redact-secrets.ts';
+import { redactSecrets } from '../shared/redact-secrets.ts';
 import { wrapExecutes, type Execute } from './wrap-executes.ts';
 
 /** Every string inside a tool's output (text, or JSON-like objects and arrays) with the secrets replaced. */

@@ -1,4 +1,4 @@
-import type { Output } from './render.ts';
+import type { Output } from './render/render.ts';
 
 /**
  * What the CLI takes from its process: the environment, the folder it started in, its three

@@ -6,12 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { APICallError, registerTelemetry, tool, type ModelMessage } from 'ai';
 import type { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import { ContextFitter } from '../../src/agent/context-fitter.ts';
-import { Conversation } from '../../src/agent/conversation.ts';
-import type { AgentEvent } from '../../src/agent/events.ts';
-import { findUnansweredToolCalls } from '../../src/agent/context-window.ts';
-import { INTERRUPTED_TOOL_RESULT_TEXT } from '../../src/agent/history-repair.ts';
-import { agentLoop, type ApprovalPolicy, type TurnOptions } from '../../src/agent/agent-loop.ts';
+import { ContextFitter } from '../../src/agent/context/context-fitter.ts';
+import { Conversation } from '../../src/agent/context/conversation.ts';
+import type { AgentEvent } from '../../src/agent/loop/events.ts';
+import { findUnansweredToolCalls } from '../../src/agent/context/history-repair.ts';
+import { INTERRUPTED_TOOL_RESULT_TEXT } from '../../src/agent/context/history-repair.ts';
+import { agentLoop, type ApprovalPolicy, type TurnOptions } from '../../src/agent/loop/agent-loop.ts';
 import { warmUpFirstRequest } from '../../src/providers/warm-up.ts';
 import { scriptedModel } from '../helpers/scripted-model.ts';
 

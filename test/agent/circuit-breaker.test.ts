@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { callSignature } from '../../src/agent/call-signature.ts';
-import { CircuitBreaker, DEFAULT_BREAKER_THRESHOLDS } from '../../src/agent/circuit-breaker.ts';
+import { callSignature } from '../../src/agent/loop/call-signature.ts';
+import { CircuitBreaker, DEFAULT_BREAKER_THRESHOLDS } from '../../src/agent/loop/circuit-breaker.ts';
 
 const breaker = (overrides = {}) => new CircuitBreaker({ ...DEFAULT_BREAKER_THRESHOLDS, ...overrides });
 /** A step of one call: its verdict, `{}` when it runs as it is. */

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { jsonSchema, tool, type ModelMessage } from 'ai';
-import { ContextFitter, EVICT_TO_SHARE, type FittedMessages } from '../../src/agent/context-fitter.ts';
-import { COMPACTION_SUMMARY_PREFIX, fitToWindow, repairHistory } from '../../src/agent/context-window.ts';
-import { Conversation } from '../../src/agent/conversation.ts';
-import { estimateMessageTokens, TokenCalibration } from '../../src/agent/token-estimate.ts';
+import { ContextFitter, EVICT_TO_SHARE, type FittedMessages } from '../../src/agent/context/context-fitter.ts';
+import { fitToWindow } from '../../src/agent/context/context-window.ts';
+import { repairHistory } from '../../src/agent/context/history-repair.ts';
+import { COMPACTION_SUMMARY_PREFIX } from '../../src/shared/compaction-summary.ts';
+import { Conversation } from '../../src/agent/context/conversation.ts';
+import { estimateMessageTokens, TokenCalibration } from '../../src/shared/token-estimate.ts';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: text });
 const assistant = (text: string): ModelMessage => ({ role: 'assistant', content: text });

@@ -1,14 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ModelMessage } from 'ai';
-import {
-  COMPACTION_SUMMARY_PREFIX,
-  findUnansweredToolCalls,
-  fitToWindow,
-  INTERRUPTED_TOOL_RESULT_TEXT,
-  repairHistory,
-} from '../../src/agent/context-window.ts';
-import { estimateMessageTokens } from '../../src/agent/token-estimate.ts';
+import { fitToWindow } from '../../src/agent/context/context-window.ts';
+import { findUnansweredToolCalls, INTERRUPTED_TOOL_RESULT_TEXT, repairHistory } from '../../src/agent/context/history-repair.ts';
+import { COMPACTION_SUMMARY_PREFIX } from '../../src/shared/compaction-summary.ts';
+import { estimateMessageTokens } from '../../src/shared/token-estimate.ts';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: text });
 const assistant = (text: string): ModelMessage => ({ role: 'assistant', content: text });

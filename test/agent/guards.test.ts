@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { emptyUsage } from '../../src/agent/events.ts';
-import { canonicalJson, guardAfterStep, RepeatedCallDetector, type TurnLimits } from '../../src/agent/guards.ts';
+import { emptyUsage } from '../../src/shared/token-usage.ts';
+import { canonicalJson, guardAfterStep, RepeatedCallDetector, type TurnLimits } from '../../src/agent/loop/guards.ts';
 
 describe('canonicalJson', () => {
   test('key order does not matter', () => {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { ModelMessage } from 'ai';
-import { forTranscript, holdsImages, userContent, withoutImages } from '../../src/agent/image-parts.ts';
-import { estimateMessageTokens, ATTACHMENT_TOKENS } from '../../src/agent/token-estimate.ts';
+import { forTranscript, holdsImages, userContent, withoutImages } from '../../src/agent/loop/image-parts.ts';
+import { estimateMessageTokens, ATTACHMENT_TOKENS } from '../../src/shared/token-estimate.ts';
 import { TINY_PNG } from '../helpers/pictures.ts';
 
 const image = { name: 'shots/pic.png', mediaType: 'image/png' as const, data: new Uint8Array(TINY_PNG) };

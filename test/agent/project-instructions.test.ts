@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { loadInstructionFiles } from '../../src/agent/project-instructions.ts';
+import { loadInstructionFiles } from '../../src/agent/instructions/project-instructions.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'sylvan-instructions-'));
 after(() => rmSync(base, { recursive: true, force: true }));

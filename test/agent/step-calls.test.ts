@@ -4,10 +4,10 @@ import { describe, test } from 'node:test';
 import { tool } from 'ai';
 import type { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import { Conversation } from '../../src/agent/conversation.ts';
-import { findUnansweredToolCalls } from '../../src/agent/context-window.ts';
-import type { AgentEvent } from '../../src/agent/events.ts';
-import { agentLoop, type ApprovalPolicy, type TurnOptions } from '../../src/agent/agent-loop.ts';
+import { Conversation } from '../../src/agent/context/conversation.ts';
+import { findUnansweredToolCalls } from '../../src/agent/context/history-repair.ts';
+import type { AgentEvent } from '../../src/agent/loop/events.ts';
+import { agentLoop, type ApprovalPolicy, type TurnOptions } from '../../src/agent/loop/agent-loop.ts';
 import { scriptedModel } from '../helpers/scripted-model.ts';
 
 // How the calls of one model step run: questions wait for the calls before them, results keep the

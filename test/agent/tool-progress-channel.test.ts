@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AgentEvent, StopReason } from '../../src/agent/events.ts';
-import { ToolProgressChannel } from '../../src/agent/tool-progress-channel.ts';
+import type { AgentEvent, StopReason } from '../../src/agent/loop/events.ts';
+import { ToolProgressChannel } from '../../src/agent/loop/tool-progress-channel.ts';
 
 const typeOf = (result: IteratorResult<AgentEvent, StopReason>): string | undefined => (result.done ? undefined : result.value.type);
 

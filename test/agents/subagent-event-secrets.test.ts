@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AgentEvent } from '../../src/agent/events.ts';
-import { redactEvent } from '../../src/agent/redact-secrets.ts';
+import type { AgentEvent } from '../../src/agent/loop/events.ts';
+import { redactEvent } from '../../src/agent/loop/redact-events.ts';
 
 const KEY = 'sk-sylvan-subagent-secret-91aa';
 

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import type { Tool } from 'ai';
 import { checkpointFolder } from '../../src/checkpoints/checkpoint-store.ts';
 import { SessionCheckpoints, type SessionCheckpointsOptions } from '../../src/checkpoints/session-checkpoints.ts';
-import { createTools } from '../../src/tools/index.ts';
+import { createTools } from '../../src/tools/registry/create-tools.ts';
 import { tempFolder } from '../helpers/children.ts';
 
 const never = async () => false;

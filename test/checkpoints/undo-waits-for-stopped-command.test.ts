@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Tool } from 'ai';
 import { SessionCheckpoints } from '../../src/checkpoints/session-checkpoints.ts';
-import { createTools } from '../../src/tools/index.ts';
+import { createTools } from '../../src/tools/registry/create-tools.ts';
 import { tempFolder } from '../helpers/children.ts';
 import { withDeadline } from '../helpers/deadline.ts';
 

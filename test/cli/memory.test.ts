@@ -3,8 +3,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { ModelMessage } from 'ai';
-import { SUMMARIZE_REQUEST } from '../../src/agent/compact.ts';
-import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens } from '../../src/agent/token-estimate.ts';
+import { SUMMARIZE_REQUEST } from '../../src/agent/context/compact.ts';
+import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens } from '../../src/shared/token-estimate.ts';
 import { hang, text, toolCalls, type ChatMessage, type DashScopeServer, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
 import { runCliInProcess } from '../helpers/run-cli-in-process.ts';
 import { runCli, tempWorkspace } from '../helpers/run-cli.ts';
@@ -114,7 +114,7 @@ function respondToTurn(request: RecordedRequest): Reply {
 const WINDOW_TOKENS = 6000;
 
 /**
- * The history budget, by the fitter's own accounting (src/agent/context-fitter.ts): the window minus
+ * The history budget, by the fitter's own accounting (src/agent/context/context-fitter.ts): the window minus
  * the reserved tokens, which are the instructions, twice the tool definitions ({ name, description }
  * as JSON) and room for the answer (15% of the window, at most 8,192). Recomputed here from what went
  * over the wire (the system message and the tools' names and descriptions), not taken from the fitter.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
-import { MAX_SKILLS_SECTION_CHARS } from '../../src/agent/skills-section.ts';
+import { MAX_SKILLS_SECTION_CHARS } from '../../src/agent/instructions/skills-section.ts';
 import { contentText, requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { tempFolder } from '../helpers/children.ts';
 import { text, toolCalls, type RecordedRequest } from '../helpers/dashscope-server.ts';

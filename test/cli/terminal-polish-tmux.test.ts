@@ -6,7 +6,7 @@ import { hang, startDashScopeServer, text } from '../helpers/dashscope-server.ts
 import { closeAtEnd } from '../helpers/served.ts';
 import { tempWorkspace } from '../helpers/start-cli.ts';
 import { startTerminal, type Terminal } from '../helpers/terminal.ts';
-import { helpLines } from '../../src/ui/slash-commands.ts';
+import { helpLines } from '../../src/ui/commands/slash-commands.ts';
 
 // What the second pass over the terminal fixed, read off a real terminal (tmux): the screen after a
 // command chosen from the / menu holds exactly the command's lines, /help lines up at 60 and 120

@@ -3,11 +3,11 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { splitArguments, substituteArguments } from '../../src/commands/command-arguments.ts';
-import type { CustomCommand } from '../../src/commands/custom-command.ts';
-import { expandCommand, type ExpansionSteps } from '../../src/commands/expand-command.ts';
-import { parseCommandFile } from '../../src/commands/front-matter.ts';
-import { loadCustomCommands, MAX_COMMAND_FILE_BYTES } from '../../src/commands/load-commands.ts';
+import { splitArguments, substituteArguments } from '../../src/prompt-files/command-arguments.ts';
+import type { CustomCommand } from '../../src/prompt-files/custom-command.ts';
+import { expandCommand, type ExpansionSteps } from '../../src/prompt-files/expand-command.ts';
+import { parseCommandFile } from '../../src/prompt-files/front-matter.ts';
+import { loadCustomCommands, MAX_COMMAND_FILE_BYTES } from '../../src/prompt-files/load-commands.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'sylvan-commands-'));
 after(() => rmSync(base, { recursive: true, force: true }));

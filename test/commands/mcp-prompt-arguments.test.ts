@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { argumentSummary, parsePromptArguments, parsePromptCall, promptWords } from '../../src/commands/mcp-prompt-arguments.ts';
+import { argumentSummary, parsePromptArguments, parsePromptCall, promptWords } from '../../src/prompt-files/mcp-prompt-arguments.ts';
 import type { McpPrompt } from '../../src/mcp/prompt-list.ts';
 
 const argsPrompt: McpPrompt = {

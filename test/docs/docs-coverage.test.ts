@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { HELP } from '../../src/config/flags.ts';
 import { SETTING_OPTIONS, STRUCTURED_KEYS } from '../../src/config/settings/setting-options.ts';
-import { SLASH_COMMANDS } from '../../src/ui/slash-commands.ts';
+import { SLASH_COMMANDS } from '../../src/ui/commands/slash-commands.ts';
 
 // Every flag `sylvan --help` prints, every settings key and every slash command is documented under
 // docs/, and each option exactly once: one row of the configuration page's tables names it, and

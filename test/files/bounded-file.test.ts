@@ -5,7 +5,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { readBoundedFile, readWholeSmallFile } from '../../src/files/bounded-file.ts';
+import { readBoundedFile, readWholeSmallFile } from '../../src/shared/bounded-file.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'sylvan-bounded-'));
 after(() => rmSync(base, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AgentEvent } from '../../src/agent/events.ts';
-import { redactEvent } from '../../src/agent/redact-secrets.ts';
+import type { AgentEvent } from '../../src/agent/loop/events.ts';
+import { redactEvent } from '../../src/agent/loop/redact-events.ts';
 import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { cliAgainstServer } from '../helpers/cli-against-server.ts';
 import { startDashScopeServer, text, toolCalls } from '../helpers/dashscope-server.ts';

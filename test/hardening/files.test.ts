@@ -4,9 +4,9 @@ import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, r
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { writeFileAtomic } from '../../src/tools/files/atomic-write.ts';
+import { writeFileAtomic } from '../../src/shared/atomic-write.ts';
 import { createReadFileTool } from '../../src/tools/files/read-file.ts';
-import { isSecretPath } from '../../src/tools/files/workspace-path.ts';
+import { isSecretPath } from '../../src/shared/workspace-path.ts';
 import { createWriteFileTool } from '../../src/tools/files/write-file.ts';
 import { childScript } from '../helpers/child-script.ts';
 

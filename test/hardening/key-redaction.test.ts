@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { redactSecrets } from '../../src/agent/redact-secrets.ts';
+import { redactSecrets } from '../../src/shared/redact-secrets.ts';
 import { cliAgainstServer } from '../helpers/cli-against-server.ts';
 import { httpError, text, toolCalls } from '../helpers/dashscope-server.ts';
 

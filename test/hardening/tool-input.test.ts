@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { canonicalJson } from '../../src/agent/guards.ts';
+import { canonicalJson } from '../../src/agent/loop/guards.ts';
 import { createListFilesTool } from '../../src/tools/files/list-files.ts';
-import { matchesGlob } from '../../src/tools/files/glob.ts';
-import { previewValue } from '../../src/ui/preview-value.ts';
-import { formatCall } from '../../src/ui/render.ts';
+import { matchesGlob } from '../../src/shared/glob.ts';
+import { previewValue } from '../../src/shared/preview-value.ts';
+import { formatCall } from '../../src/shared/call-text.ts';
 import { requestAt } from '../helpers/chat-requests.ts';
 import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
 import { text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';

@@ -1,6 +1,6 @@
 import { Approval, type ApprovalOptions } from '../../src/approval/approval-policy.ts';
 import { printModeCannotAsk } from '../../src/approval/nobody-to-ask.ts';
-import { TerminalAsker, type TerminalAskerOptions } from '../../src/ui/approval-prompt.ts';
+import { TerminalAsker, type TerminalAskerOptions } from '../../src/ui/approval/approval-prompt.ts';
 
 type PolicyOptions = Partial<Omit<ApprovalOptions, 'asker'>>;
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { Conversation } from '../../src/agent/conversation.ts';
-import { emptyUsage } from '../../src/agent/events.ts';
+import { Conversation } from '../../src/agent/context/conversation.ts';
+import { emptyUsage } from '../../src/shared/token-usage.ts';
 import { SessionCheckpoints } from '../../src/checkpoints/session-checkpoints.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import type { Config } from '../../src/config/config.ts';
@@ -10,7 +10,7 @@ import { startRuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
 import type { Runtime } from '../../src/runtime/runtime.ts';
 import { CommandSandbox } from '../../src/sandbox/command-sandbox.ts';
 import { NetworkGrants } from '../../src/sandbox/network-grants.ts';
-import { builtInSpec } from '../../src/tools/built-in-specs.ts';
+import { builtInSpec } from '../../src/tools/registry/built-in-specs.ts';
 import { TodoList } from '../../src/tools/todo/todo-list.ts';
 import { tempFolder } from './children.ts';
 

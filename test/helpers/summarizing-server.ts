@@ -1,4 +1,4 @@
-import { SUMMARIZE_REQUEST } from '../../src/agent/compact.ts';
+import { SUMMARIZE_REQUEST } from '../../src/agent/context/compact.ts';
 import { contentText } from './chat-requests.ts';
 import {
   startDashScopeServer,

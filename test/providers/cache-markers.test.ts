@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LanguageModelV4Message } from '@ai-sdk/provider';
 import { streamText } from 'ai';
-import { tokenUsageOf } from '../../src/agent/token-usage.ts';
+import { tokenUsageOf } from '../../src/shared/token-usage.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import type { Config } from '../../src/config/config.ts';
 import { CacheMarkerPlanner, MAX_CACHE_MARKERS } from '../../src/providers/cache-markers.ts';

@@ -3,9 +3,9 @@ import { describe, test } from 'node:test';
 import { createAlibaba } from '@ai-sdk/alibaba';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
-import { agentLoop } from '../../src/agent/agent-loop.ts';
-import { Conversation } from '../../src/agent/conversation.ts';
-import type { AgentEvent } from '../../src/agent/events.ts';
+import { agentLoop } from '../../src/agent/loop/agent-loop.ts';
+import { Conversation } from '../../src/agent/context/conversation.ts';
+import type { AgentEvent } from '../../src/agent/loop/events.ts';
 import { guardedFetch } from '../../src/providers/guarded-fetch.ts';
 
 // A connection reset after three chunks, read by a consumer slower than the network (the terminal

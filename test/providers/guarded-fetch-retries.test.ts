@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { RetryNotice } from '../../src/agent/events.ts';
+import type { RetryNotice } from '../../src/providers/retry-notice.ts';
 import { guardedFetch } from '../../src/providers/guarded-fetch.ts';
 
 const STREAM_BODY = JSON.stringify({ model: 'm', stream: true, messages: [] });

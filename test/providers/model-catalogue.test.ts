@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { acceptsImages, contextWindowFor, estimateCost, supportsExplicitCache, thinkingSupportOf, visionModelFor } from '../../src/providers/model-catalogue.ts';
+import { acceptsImages, contextWindowFor, estimateCost, supportsExplicitCache, thinkingSupportOf, visionModelFor } from '../../src/models/model-catalogue.ts';
 
 const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0) => ({ inputTokens, outputTokens, cachedInputTokens });
 

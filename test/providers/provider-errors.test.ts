@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { classifyProblem, clipMessage, problemFromBody, problemLine } from '../../src/providers/provider-errors.ts';
+import { classifyProblem, clipMessage, problemFromBody, problemLine } from '../../src/providers/errors/provider-errors.ts';
 import { retryDelay } from '../../src/providers/guarded-fetch.ts';
 import { guardEventStream } from '../../src/providers/stream-guard.ts';
 import { plainTextContent } from '../../src/providers/plain-text-content.ts';
-import { parseThinkCommand, parseThinkingOptions, thinkingRequest } from '../../src/providers/thinking.ts';
-import { contextWindowFor, thinkingSupportOf } from '../../src/providers/model-catalogue.ts';
+import { parseThinkCommand, parseThinkingOptions, thinkingRequest } from '../../src/models/thinking.ts';
+import { contextWindowFor, thinkingSupportOf } from '../../src/models/model-catalogue.ts';
 
 const context = { label: 'DashScope', model: 'qwen-plus', baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1', keyVariable: 'DASHSCOPE_API_KEY', baseUrlVariable: 'DASHSCOPE_BASE_URL', attempts: 1 };
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ModelMessage } from 'ai';
-import { COMPACTION_SUMMARY_PREFIX } from '../../src/agent/context-window.ts';
-import { Conversation } from '../../src/agent/conversation.ts';
+import { COMPACTION_SUMMARY_PREFIX } from '../../src/shared/compaction-summary.ts';
+import { Conversation } from '../../src/agent/context/conversation.ts';
 import { WindowMeter } from '../../src/runtime/context-meter.ts';
 
 const long = 'word '.repeat(3_000);

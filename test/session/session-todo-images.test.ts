@@ -3,7 +3,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { userContent } from '../../src/agent/image-parts.ts';
+import { userContent } from '../../src/agent/loop/image-parts.ts';
 import { createSession, loadSession, openSessionForAppend } from '../../src/session/store.ts';
 import { TINY_PNG } from '../helpers/pictures.ts';
 

@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModelMessage } from 'ai';
-import { INTERRUPTED_TOOL_RESULT_TEXT } from '../../src/agent/context-window.ts';
+import { INTERRUPTED_TOOL_RESULT_TEXT } from '../../src/agent/context/history-repair.ts';
 import {
   createSession,
   latestSession,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { listResourcesSpec, readResourceSpec } from '../../src/mcp/resource-tool-specs.ts';
-import { BUILT_IN_SPECS, builtInSpec } from '../../src/tools/built-in-specs.ts';
-import { createTools } from '../../src/tools/index.ts';
+import { BUILT_IN_SPECS, builtInSpec } from '../../src/tools/registry/built-in-specs.ts';
+import { createTools } from '../../src/tools/registry/create-tools.ts';
 import { delegates, onlyReads, type ToolSpec } from '../../src/tools/tool-spec.ts';
 
 /** Every built-in tool the registry makes, with the web family switched on (the sample backend, no network) and a skill, so `skill` is offered. */

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { tool } from 'ai';
 import { z } from 'zod';
-import { Conversation } from '../../src/agent/conversation.ts';
-import type { AgentEvent } from '../../src/agent/events.ts';
-import { agentLoop } from '../../src/agent/agent-loop.ts';
+import { Conversation } from '../../src/agent/context/conversation.ts';
+import type { AgentEvent } from '../../src/agent/loop/events.ts';
+import { agentLoop } from '../../src/agent/loop/agent-loop.ts';
 import { withTimeoutMessages } from '../../src/tools/with-timeout-messages.ts';
 import { scriptedModel } from '../helpers/scripted-model.ts';
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ApprovalRequest } from '../../src/agent/turn-options.ts';
+import type { ApprovalRequest } from '../../src/agent/loop/turn-options.ts';
 import type { ApprovalMode } from '../../src/tools/approval-mode.ts';
-import type { Choice } from '../../src/ui/approval-menu.ts';
+import type { Choice } from '../../src/ui/input/one-key-menu.ts';
 import { printApproval, terminalApproval } from '../helpers/approval-policies.ts';
-import type { ChoiceResult, LineReader, ReadResult } from '../../src/ui/line-reader.ts';
+import type { ChoiceResult, LineReader, ReadResult } from '../../src/ui/input/line-reader.ts';
 
 /** A reader that answers from a script and records what it was asked. */
 class ScriptedReader implements LineReader {

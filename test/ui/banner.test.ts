@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Chalk } from 'chalk';
 import type { Config } from '../../src/config/config.ts';
-import { bannerLines } from '../../src/ui/banner.ts';
-import { displayWidth } from '../../src/ui/display-width.ts';
-import { helpSections } from '../../src/ui/help-columns.ts';
+import { bannerLines } from '../../src/ui/repl/banner.ts';
+import { displayWidth } from '../../src/shared/display-width.ts';
+import { helpSections } from '../../src/ui/commands/help-columns.ts';
 
 const plain = new Chalk({ level: 0 });
 const mock = { provider: 'mock', model: 'mock', search: { backend: 'sample' }, cwd: process.cwd() } as unknown as Config;

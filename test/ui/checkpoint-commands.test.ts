@@ -5,9 +5,9 @@ import { describe, test } from 'node:test';
 import type { ModelMessage, Tool } from 'ai';
 import { Chalk } from 'chalk';
 import { SessionCheckpoints } from '../../src/checkpoints/session-checkpoints.ts';
-import { createTools } from '../../src/tools/index.ts';
-import { redoCommand, rewindCommand, undoCommand } from '../../src/ui/checkpoint-commands.ts';
-import type { ReplState } from '../../src/ui/repl.ts';
+import { createTools } from '../../src/tools/registry/create-tools.ts';
+import { redoCommand, rewindCommand, undoCommand } from '../../src/ui/commands/checkpoint-commands.ts';
+import type { ReplState } from '../../src/ui/repl/repl.ts';
 import { tempFolder } from '../helpers/children.ts';
 
 /** Two turns, each writing a file, with the history a real turn leaves; the state the commands see, answers scripted. */

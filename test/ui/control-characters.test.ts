@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { sanitize, sanitizeLine } from '../../src/ui/sanitize.ts';
-import { jsonEventLine } from '../../src/ui/json-event-line.ts';
+import { sanitize, sanitizeLine } from '../../src/shared/sanitize.ts';
+import { jsonEventLine } from '../../src/ui/print/json-event-line.ts';
 
 // Every C1 control (U+0080–U+009F) and every bidi control (the marks U+200E/U+200F/U+061C,
 // embeddings and overrides U+202A–U+202E, isolates U+2066–U+2069) is shown as a visible symbol,

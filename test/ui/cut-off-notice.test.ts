@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { emptyUsage, type AgentEvent } from '../../src/agent/events.ts';
-import { EventRenderer } from '../../src/ui/render.ts';
-import { TerminalRenderer } from '../../src/ui/terminal-renderer.ts';
+import { type AgentEvent } from '../../src/agent/loop/events.ts';
+import { emptyUsage } from '../../src/shared/token-usage.ts';
+import { EventRenderer } from '../../src/ui/render/render.ts';
+import { TerminalRenderer } from '../../src/ui/render/terminal-renderer.ts';
 import { screenAfter } from '../helpers/screen-model.ts';
 
 // Issue 23, section 2: an answer cut off at the model's output limit says so, once, dimmed, after it.

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { ModelMessage } from 'ai';
-import { Conversation } from '../../src/agent/conversation.ts';
+import { Conversation } from '../../src/agent/context/conversation.ts';
 import type { Config } from '../../src/config/config.ts';
 import type { ModelControl, SessionControl } from '../../src/runtime/runtime.ts';
-import { copyCommand, MAX_COPY_BYTES } from '../../src/ui/copy-command.ts';
-import { exportCommand } from '../../src/ui/export-command.ts';
-import type { CommandState } from '../../src/ui/repl-state.ts';
+import { copyCommand, MAX_COPY_BYTES } from '../../src/ui/commands/copy-command.ts';
+import { exportCommand } from '../../src/ui/commands/export-command.ts';
+import type { CommandState } from '../../src/ui/state/repl-state.ts';
 
 // Issue 32's behaviours for /export and /copy: an existing file is kept unless the user says yes,
 // .git/ is never written, and /copy's bound is in bytes, as the terminal counts them.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { displayWidth, fitItems, wrapToScreen } from '../../src/ui/display-width.ts';
-import { modeFooter } from '../../src/ui/mode-display.ts';
+import { displayWidth, fitItems, wrapToScreen } from '../../src/shared/display-width.ts';
+import { modeFooter } from '../../src/ui/render/mode-display.ts';
 import { FilterList } from '../../src/ui/input/filter-list.ts';
 
 describe('rows fitted to the terminal', () => {

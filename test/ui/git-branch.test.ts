@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { gitBranch } from '../../src/ui/git-branch.ts';
-import { modeFooter } from '../../src/ui/mode-display.ts';
+import { gitBranch } from '../../src/ui/status-line/branch-label.ts';
+import { modeFooter } from '../../src/ui/render/mode-display.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'sylvan-git-branch-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
-import { INPUT_HISTORY_LIMIT, InputHistory, inputHistoryPath } from '../../src/ui/input-history.ts';
+import { INPUT_HISTORY_LIMIT, InputHistory, inputHistoryPath } from '../../src/ui/repl/input-history.ts';
 
 /** What a REPL started now would offer on the up-arrow. */
 const loadInputHistory = (home: string) => new InputHistory(home).entries;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { jsonEventLine } from '../../src/ui/json-event-line.ts';
+import { jsonEventLine } from '../../src/ui/print/json-event-line.ts';
 
 // A --json turn-end carries the stack trace only with SYLVAN_DEBUG=1.
 

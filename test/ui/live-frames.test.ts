@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it, mock } from 'node:test';
-import { emptyUsage, type AgentEvent } from '../../src/agent/events.ts';
-import { FRAME_MS } from '../../src/ui/status.ts';
-import { TerminalRenderer } from '../../src/ui/terminal-renderer.ts';
+import { type AgentEvent } from '../../src/agent/loop/events.ts';
+import { emptyUsage } from '../../src/shared/token-usage.ts';
+import { FRAME_MS } from '../../src/ui/render/status.ts';
+import { TerminalRenderer } from '../../src/ui/render/terminal-renderer.ts';
 import { screenAfter } from '../helpers/screen-model.ts';
 
 class FakeTerminal {

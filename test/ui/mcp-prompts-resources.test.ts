@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { emptyUsage, type AgentEvent, type StopReason } from '../../src/agent/events.ts';
+import { type AgentEvent, type StopReason } from '../../src/agent/loop/events.ts';
+import { emptyUsage } from '../../src/shared/token-usage.ts';
 import type { Config } from '../../src/config/config.ts';
 import type { ServerSummary } from '../../src/mcp/mcp-hub.ts';
 import type { McpPrompt } from '../../src/mcp/prompt-list.ts';
@@ -12,9 +13,9 @@ import type { RuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
 import { stubRuntime } from '../helpers/stub-runtime.ts';
 import { createCompleter } from '../../src/ui/input/completion.ts';
 import { mcpPromptCommands, mcpResources } from '../../src/ui/input/mcp-completion.ts';
-import type { ReadResult } from '../../src/ui/line-reader.ts';
-import { runMcpPrompt } from '../../src/ui/mcp-prompt-command.ts';
-import { runRepl } from '../../src/ui/repl.ts';
+import type { ReadResult } from '../../src/ui/input/line-reader.ts';
+import { runMcpPrompt } from '../../src/ui/commands/mcp-prompt-command.ts';
+import { runRepl } from '../../src/ui/repl/repl.ts';
 import { ScriptedReader } from '../helpers/scripted-reader.ts';
 
 // In-process: the REPL with a stub runtime whose MCP side is scripted. The real server-everything

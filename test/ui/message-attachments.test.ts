@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Chalk } from 'chalk';
-import { attachFiles } from '../../src/ui/input/attach-files.ts';
-import { withAttachments } from '../../src/ui/message-attachments.ts';
+import { attachFiles } from '../../src/ui/attachments/attach-files.ts';
+import { withAttachments } from '../../src/ui/attachments/message-attachments.ts';
 import { TINY_PNG } from '../helpers/pictures.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'sylvan-attach-images-'));

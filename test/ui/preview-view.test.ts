@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Chalk } from 'chalk';
 import { unifiedDiff } from '../../src/tools/files/unified-diff.ts';
-import { formatPreview } from '../../src/ui/preview-view.ts';
+import { formatPreview } from '../../src/ui/approval/preview-view.ts';
 
 const before = ['import x from "x";', '', 'const greeting = "hello";', 'console.log(greeting);', 'export {};', ''].join('\n');
 const after = ['import x from "x";', '', 'const greeting = "bonjour";', 'console.log(greeting);', 'console.log("done");', 'export {};', ''].join('\n');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { EventRenderer, type Output } from '../../src/ui/render.ts';
+import { EventRenderer, type Output } from '../../src/ui/render/render.ts';
 
 /** What was written, without colour (cursor movement stays). */
 class Screen implements Output {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { emptyUsage, type AgentEvent, type StopReason } from '../../src/agent/events.ts';
-import { chalkFor, EventRenderer, formatCall, formatUsage, oneLine, summariseResult, type Output } from '../../src/ui/render.ts';
+import { type AgentEvent, type StopReason } from '../../src/agent/loop/events.ts';
+import { emptyUsage } from '../../src/shared/token-usage.ts';
+import { chalkFor, EventRenderer, formatUsage, summariseResult, type Output } from '../../src/ui/render/render.ts';
+import { formatCall, oneLine } from '../../src/shared/call-text.ts';
 
 /** An Output that keeps what was written. */
 class Buffer implements Output {

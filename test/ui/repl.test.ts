@@ -4,19 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { ModelMessage } from 'ai';
-import type { CompactResult } from '../../src/agent/compact.ts';
-import { Conversation } from '../../src/agent/conversation.ts';
-import { emptyUsage, type AgentEvent, type StopReason, type TokenUsage } from '../../src/agent/events.ts';
-import type { ApprovalPolicy } from '../../src/agent/turn-options.ts';
+import type { CompactResult } from '../../src/agent/context/compact.ts';
+import { Conversation } from '../../src/agent/context/conversation.ts';
+import { type AgentEvent, type StopReason } from '../../src/agent/loop/events.ts';
+import { emptyUsage, type TokenUsage } from '../../src/shared/token-usage.ts';
+import type { ApprovalPolicy } from '../../src/agent/loop/turn-options.ts';
 import type { Config } from '../../src/config/config.ts';
 import type { Runtime } from '../../src/runtime/runtime.ts';
 import { stubRuntime as stubRuntimeWith } from '../helpers/stub-runtime.ts';
 import type { RuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
 import { TodoList } from '../../src/tools/todo/todo-list.ts';
-import type { LineReader, ReadResult } from '../../src/ui/line-reader.ts';
-import type { Output } from '../../src/ui/render.ts';
-import { PROMPT, runRepl } from '../../src/ui/repl.ts';
-import { SLASH_COMMANDS } from '../../src/ui/slash-commands.ts';
+import type { LineReader, ReadResult } from '../../src/ui/input/line-reader.ts';
+import type { Output } from '../../src/ui/render/render.ts';
+import { PROMPT, runRepl } from '../../src/ui/repl/repl.ts';
+import { SLASH_COMMANDS } from '../../src/ui/commands/slash-commands.ts';
 
 // The test runner sets FORCE_COLOR=1 for its children when it runs in a terminal; the REPL reads process.env.
 const savedForceColor = process.env.FORCE_COLOR;

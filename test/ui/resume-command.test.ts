@@ -6,11 +6,11 @@ import { afterEach, test } from 'node:test';
 import type { ModelMessage } from 'ai';
 import { loadConfig } from '../../src/config/load-config.ts';
 import type { Config } from '../../src/config/config.ts';
-import { Conversation } from '../../src/agent/conversation.ts';
+import { Conversation } from '../../src/agent/context/conversation.ts';
 import type { ResumedHistory, SessionControl } from '../../src/runtime/runtime.ts';
 import { createSession } from '../../src/session/store.ts';
-import type { CommandState } from '../../src/ui/repl-state.ts';
-import { resumeCommand } from '../../src/ui/resume-command.ts';
+import type { CommandState } from '../../src/ui/state/repl-state.ts';
+import { resumeCommand } from '../../src/ui/commands/resume-command.ts';
 
 const homes: string[] = [];
 afterEach(() => homes.splice(0).forEach((home) => rmSync(home, { recursive: true, force: true })));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatAge, sessionItem } from '../../src/ui/session-picker.ts';
+import { formatAge, sessionItem } from '../../src/ui/commands/session-picker.ts';
 
 test('ages in words: minutes, hours today, yesterday, days, then the date', () => {
   const now = new Date(2026, 10, 30, 15, 0, 0);

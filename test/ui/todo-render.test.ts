@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { emptyUsage, type AgentEvent } from '../../src/agent/events.ts';
+import { type AgentEvent } from '../../src/agent/loop/events.ts';
+import { emptyUsage } from '../../src/shared/token-usage.ts';
 import type { TodoItem } from '../../src/tools/todo/todo-list.ts';
-import { TerminalRenderer } from '../../src/ui/terminal-renderer.ts';
+import { TerminalRenderer } from '../../src/ui/render/terminal-renderer.ts';
 import { screenAfter } from '../helpers/screen-model.ts';
 
 class FakeTerminal {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Chalk } from 'chalk';
 import type { TodoItem } from '../../src/tools/todo/todo-list.ts';
-import { checklistRows, collapsedChecklist, todoReport } from '../../src/ui/todo-view.ts';
+import { checklistRows, collapsedChecklist, todoReport } from '../../src/ui/render/todo-view.ts';
 
 const plain = new Chalk({ level: 0 });
 const items: TodoItem[] = [

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Chalk } from 'chalk';
 import { readCommandResult } from '../../src/tools/shell/command-result.ts';
-import type { ToolCallRecord } from '../../src/ui/tool-calls.ts';
-import { fullToolOutput } from '../../src/ui/tool-calls.ts';
-import { finishedCallLines } from '../../src/ui/tool-output/collapsed-view.ts';
-import { expandedRows, isTooLongToShow } from '../../src/ui/tool-output/expanded-view.ts';
-import { promptOutputToggle } from '../../src/ui/tool-output/prompt-toggle.ts';
+import type { ToolCallRecord } from '../../src/ui/render/tool-calls.ts';
+import { fullToolOutput } from '../../src/ui/render/tool-calls.ts';
+import { finishedCallLines } from '../../src/ui/render/collapsed-view.ts';
+import { expandedRows, isTooLongToShow } from '../../src/ui/render/expanded-view.ts';
+import { promptOutputToggle } from '../../src/ui/render/prompt-toggle.ts';
 
 const plain = new Chalk({ level: 0 });
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ModelMessage } from 'ai';
 import { Chalk } from 'chalk';
-import { INTERRUPTED_TOOL_RESULT_TEXT } from '../../src/agent/context-window.ts';
-import { transcriptLines } from '../../src/ui/transcript.ts';
+import { INTERRUPTED_TOOL_RESULT_TEXT } from '../../src/agent/context/history-repair.ts';
+import { transcriptLines } from '../../src/ui/render/transcript.ts';
 
 const plain = { colour: new Chalk({ level: 0 }), width: 79, columns: 80, hyperlinks: false };
 

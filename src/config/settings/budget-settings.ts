@@ -1,4 +1,4 @@
-import type { ModelPrice } from '../../providers/model-catalogue.ts';
+import type { ModelPrice } from '../../models/model-catalogue.ts';
 import type { SettingsLayer } from './load-settings.ts';
 
 type Environment = Record<string, string | undefined>;

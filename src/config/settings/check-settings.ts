@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ConfigError } from '../../errors.ts';
-import type { McpServerConfig } from '../../mcp/server-config.ts';
+import { ConfigError } from '../../shared/config-error.ts';
+import type { McpServerConfig } from './mcp-server-config.ts';
 import type { SettingsLayer } from './load-settings.ts';
 
 const common = {

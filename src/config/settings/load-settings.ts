@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { ConfigError } from '../../errors.ts';
-import { readWholeSmallFile } from '../../files/bounded-file.ts';
+import { ConfigError } from '../../shared/config-error.ts';
+import { readWholeSmallFile } from '../../shared/bounded-file.ts';
 import { checkOption, SETTING_OPTIONS, STRUCTURED_KEYS } from './setting-options.ts';
 
 /** One settings file as read: its own values, unvalidated beyond the options table. */

@@ -1,5 +1,5 @@
 import type { LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from '@ai-sdk/provider';
-import { COMPACTION_SUMMARY_PREFIX } from '../../agent/context-window.ts';
+import { COMPACTION_SUMMARY_PREFIX } from '../../shared/compaction-summary.ts';
 
 /** The language the mock answers in: Chinese when the user wrote any CJK character, else English. */
 export type MockLanguage = 'zh' | 'en';

@@ -2,11 +2,11 @@ import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { tool } from 'ai';
 import { z } from 'zod';
-import { writeFileAtomic } from './atomic-write.ts';
+import { writeFileAtomic } from '../../shared/atomic-write.ts';
 import { unifiedDiff } from './unified-diff.ts';
-import { resolveWorkspaceTarget, type WorkspaceToolOptions, type WorkspaceTarget } from './workspace-path.ts';
+import { resolveWorkspaceTarget, type WorkspaceToolOptions, type WorkspaceTarget } from '../../shared/workspace-path.ts';
 import { countOf } from '../count-of.ts';
-import { sanitize, sanitizeLine } from '../../ui/sanitize.ts';
+import { sanitize, sanitizeLine } from '../../shared/sanitize.ts';
 
 export interface EditFileInput {
   path: string;

@@ -2,8 +2,8 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ignore } from 'ignore';
-import { readBoundedFile } from '../../files/bounded-file.ts';
-import { holdsSecrets, isSecretPath } from './workspace-path.ts';
+import { readBoundedFile } from '../../shared/bounded-file.ts';
+import { holdsSecrets, isSecretPath } from '../../shared/workspace-path.ts';
 
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
 const MAX_DEPTH = 32;

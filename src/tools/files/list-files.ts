@@ -3,8 +3,8 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
-import { globComplexityProblem, matchesGlob } from './glob.ts';
-import { holdsSecrets, resolveWorkspaceTarget, toRelative, type WorkspaceToolOptions } from './workspace-path.ts';
+import { globComplexityProblem, matchesGlob } from '../../shared/glob.ts';
+import { holdsSecrets, resolveWorkspaceTarget, toRelative, type WorkspaceToolOptions } from '../../shared/workspace-path.ts';
 
 export const MAX_LISTED_ENTRIES = 200;
 const MAX_RESULT_CHARS = 8_000;

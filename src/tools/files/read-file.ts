@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { tool } from 'ai';
 import { z } from 'zod';
 import path from 'node:path';
-import { isInside, openWorkspaceFile, resolveWorkspaceTarget, type WorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
+import { isInside, openWorkspaceFile, resolveWorkspaceTarget, type WorkspaceTarget, type WorkspaceToolOptions } from '../../shared/workspace-path.ts';
 import { countOf } from '../count-of.ts';
 
 /** Hard cap on the text handed to the model, whatever the file. */

@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { tool } from 'ai';
 import { z } from 'zod';
-import { matchesGlob } from './glob.ts';
+import { matchesGlob } from '../../shared/glob.ts';
 import { walkUnignored } from './gitignore-walk.ts';
 import type { SearchJob, SearchMessage } from './search-worker.ts';
-import { resolveWorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
+import { resolveWorkspaceTarget, type WorkspaceToolOptions } from '../../shared/workspace-path.ts';
 import { countOf } from '../count-of.ts';
 
 export interface SearchFilesInput {

@@ -3,11 +3,11 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
-import { writeFileAtomic } from './atomic-write.ts';
-import { resolveWorkspaceTarget, type WorkspaceToolOptions } from './workspace-path.ts';
+import { writeFileAtomic } from '../../shared/atomic-write.ts';
+import { resolveWorkspaceTarget, type WorkspaceToolOptions } from '../../shared/workspace-path.ts';
 import { countOf } from '../count-of.ts';
 import { unifiedDiff } from './unified-diff.ts';
-import { sanitize } from '../../ui/sanitize.ts';
+import { sanitize } from '../../shared/sanitize.ts';
 
 export interface WriteFileInput {
   path: string;

@@ -10,7 +10,7 @@ import type { CommandSandbox } from '../../sandbox/command-sandbox.ts';
 import type { NetworkGrants } from '../../sandbox/network-grants.ts';
 import { LatestLines } from './latest-lines.ts';
 import { formatCommandResult } from './command-result.ts';
-import { sanitizeLine } from '../../ui/sanitize.ts';
+import { sanitizeLine } from '../../shared/sanitize.ts';
 import { MAX_TIMEOUT_SECONDS } from './command-timeouts.ts';
 
 export interface RunCommandInput {

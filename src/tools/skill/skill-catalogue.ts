@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readBoundedFile } from '../../files/bounded-file.ts';
+import { readBoundedFile } from '../../shared/bounded-file.ts';
 import { parseSkillFile } from './skill-file.ts';
 
 /** Where a skill was found: the project's folders came with the workspace, the user's are their own. */

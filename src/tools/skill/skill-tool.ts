@@ -2,8 +2,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
-import { readBoundedFile } from '../../files/bounded-file.ts';
-import { isSecretPath } from '../files/workspace-path.ts';
+import { readBoundedFile } from '../../shared/bounded-file.ts';
+import { isSecretPath } from '../../shared/workspace-path.ts';
 import type { Skill } from './skill-catalogue.ts';
 import { parseSkillFile } from './skill-file.ts';
 

@@ -1,8 +1,8 @@
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 import { Chalk } from 'chalk';
-import { findCommand, type LoadedCommands } from '../../commands/custom-command.ts';
-import type { CommandTurn } from '../command-turn.ts';
-import { sanitizeLine } from '../sanitize.ts';
+import { findCommand, type LoadedCommands } from '../../prompt-files/custom-command.ts';
+import type { CommandTurn } from '../state/command-turn.ts';
+import { sanitizeLine } from '../../shared/sanitize.ts';
 import type { AcpSession } from './acp-session.ts';
 
 const UNDO: AvailableCommand = { name: 'undo', description: "Reverse the files the last turn changed (Sylvan's checkpoints)" };
@@ -32,7 +32,7 @@ export async function runSlashCommand(text: string, session: AcpSession, loaded:
   if (name === 'undo') return { said: await undo(session) };
   const command = findCommand(loaded, name);
   if (!command) return undefined;
-  const { prepareCommandTurn } = await import('../command-turn.ts');
+  const { prepareCommandTurn } = await import('../state/command-turn.ts');
   const { runtime } = session;
   const turn = await prepareCommandTurn(command, match[2]!.trim(), {
     policy: session.approval,

@@ -1,5 +1,5 @@
 import type { AgentContext } from '@agentclientprotocol/sdk';
-import type { EditorFiles } from '../../tools/files/editor-files.ts';
+import type { EditorFiles } from '../../shared/editor-files.ts';
 
 /** The editor's `fs/read_text_file` and `fs/write_text_file` as the file tools' `EditorFiles`. */
 export function editorFilesOf(client: AgentContext, sessionId: () => string, offered: { readTextFile?: boolean; writeTextFile?: boolean }): EditorFiles | undefined {

@@ -1,5 +1,5 @@
 import type { SessionUpdate, StopReason as AcpStopReason } from '@agentclientprotocol/sdk';
-import type { AgentEvent, StopReason } from '../../agent/events.ts';
+import type { AgentEvent, StopReason } from '../../agent/loop/events.ts';
 import type { TodoItem } from '../../tools/todo/todo-list.ts';
 import type { ToolSpecLookup } from '../../tools/tool-spec.ts';
 import { toolCallFailed, toolCallFinished, toolCallProgress, toolCallStarted } from './tool-call-updates.ts';

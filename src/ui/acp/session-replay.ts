@@ -1,6 +1,6 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ModelMessage } from 'ai';
-import { isCompactionSummary } from '../../agent/context-window.ts';
+import { isCompactionSummary } from '../../shared/compaction-summary.ts';
 import type { ToolSpecLookup } from '../../tools/tool-spec.ts';
 import { redactDeep } from './redact-deep.ts';
 import { toolCallFailed, toolCallFinished, toolCallStarted } from './tool-call-updates.ts';

@@ -1,4 +1,4 @@
-import { sanitizeLine } from '../sanitize.ts';
+import { sanitizeLine } from '../../shared/sanitize.ts';
 
 /** A line shown under the input: a command and what it does, or a file name. */
 export interface Suggestion {
@@ -115,7 +115,7 @@ async function workspaceEntries(options: CompleterOptions, partial: string): Pro
     // Loaded on the first @ completion, not at start-up.
     const [{ readdir }, { isSecretPath, resolveWorkspaceTarget }] = await Promise.all([
       import('node:fs/promises'),
-      import('../../tools/files/workspace-path.ts'),
+      import('../../shared/workspace-path.ts'),
     ]);
     const target = await resolveWorkspaceTarget(options.workspaceRoot, folder === '' ? '.' : folder, { refuseSecrets: false });
     const entries = await readdir(target.absolutePath, { withFileTypes: true });

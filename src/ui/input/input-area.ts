@@ -1,8 +1,8 @@
-import { sanitizeLine } from '../sanitize.ts';
+import { sanitizeLine } from '../../shared/sanitize.ts';
 import type { Suggestion } from './completion.ts';
 import { layOut, placeAfterResize, type Display, type Layout } from './layout.ts';
-import { graphemes, graphemeWidth } from './text-width.ts';
-import { displayWidth } from '../display-width.ts';
+import { graphemes, graphemeWidth } from '../../shared/text-width.ts';
+import { displayWidth } from '../../shared/display-width.ts';
 
 /** What the area shows: the prompt, the text with its cursor, and rows under it (menus, hints). */
 export interface AreaContent {

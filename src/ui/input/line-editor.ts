@@ -1,7 +1,7 @@
-import type { Choice } from '../approval-menu.ts';
+import type { Choice } from './one-key-menu.ts';
 import type { ChoiceResult, LineReader, PickRequest, ReadOptions, ReadResult, TypeAhead } from './line-reader-contract.ts';
-import { cutToWidth, displayWidth, fitItems } from '../display-width.ts';
-import { sanitize, sanitizeLine } from '../sanitize.ts';
+import { cutToWidth, displayWidth, fitItems } from '../../shared/display-width.ts';
+import { sanitize, sanitizeLine } from '../../shared/sanitize.ts';
 import { MAX_SUGGESTIONS, type Completer, type Suggestion } from './completion.ts';
 import { EditBuffer } from './edit-buffer.ts';
 import { FilterList } from './filter-list.ts';
@@ -12,7 +12,7 @@ import { InputArea } from './input-area.ts';
 import { layOut, plainDisplay, type Display } from './layout.ts';
 import { PastePlaceholders, withoutReserved } from './paste-placeholders.ts';
 import { enterEditingMode, lendTerminal, withEntersTypedBeforeRawMode } from './terminal-modes.ts';
-import { TAB_WIDTH } from './text-width.ts';
+import { TAB_WIDTH } from '../../shared/text-width.ts';
 import { TypeAheadQueue } from './type-ahead-queue.ts';
 
 /** A second Ctrl-C at an empty prompt within this long quits. */

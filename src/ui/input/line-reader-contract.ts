@@ -1,6 +1,6 @@
 // What the REPL reads lines through — the terminal's editor or a pipe's reader — here, below both,
 // so neither imports the other for it.
-import type { Choice } from '../approval-menu.ts';
+import type { Choice } from './one-key-menu.ts';
 
 /** What a read gives back: a line, the end of input (Ctrl-D, EOF), or Ctrl-C. */
 export type ReadResult = { kind: 'line'; line: string } | { kind: 'eof' } | { kind: 'interrupt'; hadText: boolean };

@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../../agent/events.ts';
+import type { TokenUsage } from '../../shared/token-usage.ts';
 import type { Config } from '../../config/config.ts';
 import { sessionPath } from '../../session/session-paths.ts';
 

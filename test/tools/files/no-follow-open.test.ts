@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { openWorkspaceFile, resolveWorkspaceTarget } from '../../../src/tools/files/workspace-path.ts';
+import { openWorkspaceFile, resolveWorkspaceTarget } from '../../../src/shared/workspace-path.ts';
 
 // Files are opened with O_NOFOLLOW: a file swapped for a link after it was resolved is not followed.
 

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { loadConfig } from '../../../src/config/load-config.ts';
 import type { Config } from '../../../src/config/config.ts';
-import { createTools } from '../../../src/tools/index.ts';
+import { createTools } from '../../../src/tools/registry/create-tools.ts';
 
 // search_files honours the extra secret patterns (SYLVAN_SECRET_PATTERNS and
 // permissions.secretPatterns, through the config as a user sets them) as read_file does;

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { isSecretPath, resolveWorkspacePath, resolveWorkspaceTarget } from '../../../src/tools/files/workspace-path.ts';
+import { isSecretPath, resolveWorkspacePath, resolveWorkspaceTarget } from '../../../src/shared/workspace-path.ts';
 
 let workspace: string;
 let outside: string;

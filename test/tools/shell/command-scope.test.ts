@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ApprovalRequest } from '../../../src/agent/turn-options.ts';
+import type { ApprovalRequest } from '../../../src/agent/loop/turn-options.ts';
 import { runCommandSpec } from '../../../src/tools/shell/run-command-spec.ts';
 import { alwaysCovers, commandPrefix, pointingWord } from '../../../src/tools/shell/command-scope.ts';
 import { printApproval, terminalApproval } from '../../helpers/approval-policies.ts';

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MAX_TODO_ITEMS, MAX_TODO_TEXT, TodoList, isTodoItem, type TodoItem } from '../../../src/tools/todo/todo-list.ts';
 import { createTodoWriteTool } from '../../../src/tools/todo/todo-write.ts';
-import { createTools } from '../../../src/tools/index.ts';
-import { planModeToolNames } from '../../../src/agent/plan-mode.ts';
-import { builtInSpec } from '../../../src/tools/built-in-specs.ts';
+import { createTools } from '../../../src/tools/registry/create-tools.ts';
+import { planModeToolNames } from '../../../src/agent/instructions/plan-mode.ts';
+import { builtInSpec } from '../../../src/tools/registry/built-in-specs.ts';
 import { printApproval } from '../../helpers/approval-policies.ts';
-import { buildInstructions } from '../../../src/agent/instructions.ts';
+import { buildInstructions } from '../../../src/agent/instructions/instructions.ts';
 
 const executionOptions = { toolCallId: 'call-1', messages: [], context: {} };
 

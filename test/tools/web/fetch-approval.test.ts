@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ApprovalRequest } from '../../../src/agent/turn-options.ts';
+import type { ApprovalRequest } from '../../../src/agent/loop/turn-options.ts';
 import { onlyReads } from '../../../src/tools/tool-spec.ts';
 import { webFetchSpec } from '../../../src/tools/web/web-fetch-spec.ts';
 import { webSearchSpec } from '../../../src/tools/web/web-search-spec.ts';

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { attachFiles, MAX_ATTACHED_CHARS } from '../../../src/ui/input/attach-files.ts';
+import { attachFiles, MAX_ATTACHED_CHARS } from '../../../src/ui/attachments/attach-files.ts';
 import { createCompleter } from '../../../src/ui/input/completion.ts';
 
 let root: string;

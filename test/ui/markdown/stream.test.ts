@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { Chalk } from 'chalk';
 import { describe, it } from 'node:test';
-import { displayWidth, stripStyle } from '../../../src/ui/display-width.ts';
-import { MarkdownStream } from '../../../src/ui/markdown/stream.ts';
-import { supportsHyperlinks } from '../../../src/ui/markdown/render-blocks.ts';
+import { displayWidth, stripStyle } from '../../../src/shared/display-width.ts';
+import { MarkdownStream } from '../../../src/ui/render/markdown/stream.ts';
+import { supportsHyperlinks } from '../../../src/ui/render/markdown/render-blocks.ts';
 
 const plain = new Chalk({ level: 0 });
 const coloured = new Chalk({ level: 1 });
