@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { dirname, relative } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { cruise, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The layers of src/, top to bottom (docs/architecture.md draws them). A folder imports only its own
+ * layer or lower ones; within a layer any direction, but no two folders (at any depth) import each
+ * other. A new top-level folder must be placed here, or the check fails.
+ */
+export const LAYERS: readonly (readonly string[])[] = [
+  ['cli.ts'],
+  ['ui'],
+  ['runtime'],
+  ['agent', 'agents', 'approval', 'hooks', 'mcp', 'checkpoints', 'session', 'prompt-files'],
+  ['tools', 'providers', 'sandbox', 'config'],
+  ['models', 'files'],
+  ['shared'],
+];
+
+const pathOf = (entries: readonly string[]) => `^src/(${entries.map((entry) => entry.replace('.', '\\.')).join('|')})(/|$)`;
+
+/** One rule per layer: nothing in it may import anything in a layer above it. */
+function upwardRules(): IForbiddenRuleType[] {
+  return LAYERS.slice(1).map((layer, index) => ({
+    name: `no-upward-from-${layer.join('-')}`,
+    severity: 'error',
+    from: { path: pathOf(layer) },
+    to: { path: pathOf(LAYERS.slice(0, index + 1).flat()) },
+  }));
+}
+
+let cruised: Promise<ICruiseResult> | undefined;
+
+/** The sources' imports, read once for the three checks. */
+const cruiseSources = () => (cruised ??= cruiseOnce());
+
+async function cruiseOnce(): Promise<ICruiseResult> {
+  const previous = process.cwd();
+  // dependency-cruiser names modules relative to the working directory.
+  process.chdir(projectRoot);
+  try {
+    const reported = await cruise(['src'], {
+      // Type-only imports count: a layer that needs another's type depends on it.
+      tsPreCompilationDeps: true,
+      tsConfig: { fileName: 'tsconfig.json' },
+      doNotFollow: { path: 'node_modules' },
+      ruleSet: { forbidden: upwardRules() },
+      validate: true,
+    });
+    return reported.output as ICruiseResult;
+  } finally {
+    process.chdir(previous);
+  }
+}
+
+/** `src/ui/repl/repl.ts` → `ui/repl`; a file directly in src/ → `.`. */
+const folderOf = (source: string) => relative('src', dirname(source)) || '.';
+
+/** Folder pairs with imports both ways, as `a ⇄ b` with one example file each way. */
+export function mutualFolders(result: ICruiseResult): string[] {
+  const edges = new Map<string, string>();
+  for (const module of result.modules) {
+    if (!module.source.startsWith('src/')) continue;
+    for (const dependency of module.dependencies) {
+      if (!dependency.resolved.startsWith('src/')) continue;
+      const [from, to] = [folderOf(module.source), folderOf(dependency.resolved)];
+      if (from !== to && !edges.has(`${from}\t${to}`)) edges.set(`${from}\t${to}`, `${module.source} → ${dependency.resolved}`);
+    }
+  }
+  const pairs: string[] = [];
+  for (const [key, example] of edges) {
+    const [from, to] = key.split('\t');
+    const back = edges.get(`${to}\t${from}`);
+    if (back && from! < to!) pairs.push(`${from} ⇄ ${to} (${example}; ${back})`);
+  }
+  return pairs;
+}
+
+test('every folder of src/ has its place in a layer', async () => {
+  const result = await cruiseSources();
+  const placed = new Set(LAYERS.flat());
+  const folders = new Set(result.modules.filter((module) => module.source.startsWith('src/')).map((module) => module.source.split('/')[1]!));
+  assert.ok(folders.has('agent') && folders.has('shared') && folders.size > 10, `the sources were read (${[...folders].join(', ')})`);
+  assert.deepEqual([...folders].filter((folder) => !placed.has(folder)), []);
+});
+
+test('no folder imports a folder of a higher layer', async () => {
+  const result = await cruiseSources();
+  assert.ok(result.summary.totalCruised > 300, `dependency-cruiser read the sources (${result.summary.totalCruised} modules)`);
+  const upward = result.summary.violations.map((violation) => `${violation.from} → ${violation.to} (${violation.rule.name})`);
+  assert.deepEqual(upward, []);
+});
+
+test('no two folders import each other', async () => {
+  const result = await cruiseSources();
+  assert.deepEqual(mutualFolders(result), []);
+});
