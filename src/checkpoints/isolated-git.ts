@@ -21,7 +21,7 @@ const FENCED_SETTINGS = [
 /** Far above any listing of a workspace Sylvan can snapshot; the output is read whole. */
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 /** A snapshot of any workspace Sylvan can keep takes seconds; one that hangs (a FIFO git opens) must not hold the turn. */
-export const GIT_TIMEOUT_MS = 60_000;
+const GIT_TIMEOUT_MS = 60_000;
 
 export interface GitResult {
   stdout: Buffer;
@@ -34,7 +34,7 @@ export interface GitResult {
  * their repository), no system or global configuration, no prompts, no optional locks on a
  * repository that is only read.
  */
-export function isolatedGitEnvironment(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+function isolatedGitEnvironment(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const environment: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(base)) if (!key.startsWith('GIT_')) environment[key] = value;
   return {

@@ -1,5 +1,5 @@
 /** The largest message Sylvan takes from an MCP server over stdio, as the SDK's own reader: 10 MiB. */
-export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** A server sent a line longer than the bound: the stream cannot be trusted after it, so the server is dropped. */
 export class MessageTooLargeError extends Error {

@@ -15,9 +15,9 @@ export interface McpPrompt {
 /** Prompts of one server kept (the first ones it lists); every one is in the `/` menu and `/mcp`. */
 export const MAX_PROMPTS = 100;
 /** A longer prompt or argument name cannot be typed sensibly; the prompt is left out. */
-export const MAX_PROMPT_NAME_CHARS = 64;
+const MAX_PROMPT_NAME_CHARS = 64;
 /** A prompt declaring more arguments is left out. */
-export const MAX_PROMPT_ARGUMENTS = 20;
+const MAX_PROMPT_ARGUMENTS = 20;
 /** Descriptions (of prompts, arguments and resources) are cut to this. */
 export const MAX_DESCRIPTION_CHARS = 200;
 

@@ -11,7 +11,7 @@ export interface McpResource {
 /** Resources of one server kept for completion, `/mcp` and `list_mcp_resources` (the first ones it lists). */
 export const MAX_RESOURCES = 200;
 /** A longer URI (or one with a space or a control character, which cannot follow `@`) is left out of the list; it can still be read. */
-export const MAX_RESOURCE_URI_CHARS = 1_000;
+const MAX_RESOURCE_URI_CHARS = 1_000;
 /** `resources/list` pages asked for at most, however many the server has. */
 export const MAX_RESOURCE_PAGES = 10;
 

@@ -4,11 +4,8 @@
  * both find `qwen-plus`. Prices are per million tokens (input, output, cached input), estimates for
  * /usage and the money budgets, not bills: `price` in USD from the providers' international price
  * lists (DashScope's international endpoint, OpenAI, DeepSeek), `cnyPrice` in CNY from Model Studio's
- * mainland-China list, the lowest input tier (short prompts). Both as listed on `PRICES_AS_OF`.
+ * mainland-China list, the lowest input tier (short prompts). Both as listed on 2026-12-04 (docs/budgets.md lists them).
  */
-
-/** When the prices below were taken from the providers' price lists (docs/budgets.md lists them). */
-export const PRICES_AS_OF = '2026-12-04';
 
 /** The currency a provider bills in: CNY on DashScope's mainland endpoint, USD elsewhere. */
 export type Currency = 'CNY' | 'USD';
@@ -187,7 +184,7 @@ export interface Pricing {
 const USD_PRICING: Pricing = { currency: 'USD' };
 
 /** The model's price in the pricing's currency: the user's override, else the catalogue's; undefined when neither knows it. */
-export function priceOf(model: string, pricing: Pricing = USD_PRICING): ModelPrice | undefined {
+function priceOf(model: string, pricing: Pricing = USD_PRICING): ModelPrice | undefined {
   const overrides = pricing.overrides ?? {};
   const own = Object.keys(overrides)
     .sort((a, b) => b.length - a.length)

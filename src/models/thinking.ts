@@ -10,7 +10,7 @@ export interface ThinkingSetting {
   budget?: number;
 }
 
-export const MAX_THINKING_BUDGET = 1_000_000;
+const MAX_THINKING_BUDGET = 1_000_000;
 
 function budgetFrom(raw: string, name: string): number {
   const trimmed = raw.trim();

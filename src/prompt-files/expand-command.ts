@@ -56,7 +56,7 @@ export async function expandCommand(command: CustomCommand, argumentText: string
 }
 
 /** The body as text lines and shell lines, in order (consecutive text lines kept together). */
-export function splitBody(body: string): Array<{ kind: 'text'; text: string } | { kind: 'shell'; command: string }> {
+function splitBody(body: string): Array<{ kind: 'text'; text: string } | { kind: 'shell'; command: string }> {
   const parts: Part[] = [];
   for (const line of body.split('\n')) {
     const shell = SHELL_LINE.exec(line);

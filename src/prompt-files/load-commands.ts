@@ -8,9 +8,9 @@ import { parseCommandFile } from './front-matter.ts';
 /** A prompt is a few kB; a file past this is a mistake (or not a prompt), and is not read at all. */
 export const MAX_COMMAND_FILE_BYTES = 32_000;
 /** `group/sub/name.md` at the deepest: `/group:sub:name`. */
-export const MAX_GROUP_DEPTH = 2;
+const MAX_GROUP_DEPTH = 2;
 /** Commands taken from one folder; the rest are left out with a note. */
-export const MAX_COMMANDS_PER_FOLDER = 200;
+const MAX_COMMANDS_PER_FOLDER = 200;
 /** A name's parts: what a file or folder name may be. */
 const NAME_PART = /^[a-z0-9_-]{1,64}$/;
 /** A model id as a provider takes it (`qwen-flash`, `gpt-4o-mini`, `meta-llama/Llama-3.1-8B`): one word, no scheme. */

@@ -13,7 +13,7 @@ import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens } from '.
  * 10% of the input price, the tokens of a newly created block at 125%.
  */
 export const MAX_CACHE_MARKERS = 4;
-export const MIN_CACHE_BLOCK_TOKENS = 1_024;
+const MIN_CACHE_BLOCK_TOKENS = 1_024;
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 /** Prefixes marked by recent requests: enough to outlive a compaction request in between. */
@@ -68,7 +68,7 @@ export class CacheMarkerPlanner {
 }
 
 /** The prompt with `providerOptions.alibaba.cacheControl` on the messages at `indices` (@ai-sdk/alibaba's own option). */
-export function withCacheMarkers(prompt: readonly LanguageModelV4Message[], indices: readonly number[]): LanguageModelV4Message[] {
+function withCacheMarkers(prompt: readonly LanguageModelV4Message[], indices: readonly number[]): LanguageModelV4Message[] {
   return prompt.map((message, index) => {
     if (!indices.includes(index)) return message;
     const providerOptions = message.providerOptions ?? {};

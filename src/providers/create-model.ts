@@ -41,7 +41,7 @@ export function createModel(config: Config, base: BaseModel, options: ModelOptio
 }
 
 /** Explicit cache markers go to DashScope models that take them, unless SYLVAN_CACHE says otherwise. */
-export const sendsCacheMarkers = (config: Pick<Config, 'provider' | 'model' | 'cache'>): boolean =>
+const sendsCacheMarkers = (config: Pick<Config, 'provider' | 'model' | 'cache'>): boolean =>
   config.provider === 'dashscope' && (config.cache ?? 'explicit') === 'explicit' && supportsExplicitCache(config.model);
 
 /** `<think>…</think>` in the content (vLLM, llama.cpp without a reasoning parser) becomes reasoning. */

@@ -19,7 +19,7 @@ export interface GuardedFetchOptions {
 const MAX_WAIT_MS = 60_000;
 
 /** The header on a failed response that tells `describeModelError` how many tries it took. */
-export const ATTEMPTS_HEADER = 'x-sylvan-attempts';
+const ATTEMPTS_HEADER = 'x-sylvan-attempts';
 
 /**
  * The fetch every model request goes through. It owns retrying — the SDK's own retries are off,

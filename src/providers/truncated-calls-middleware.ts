@@ -1,7 +1,7 @@
 import type { LanguageModelV4Middleware, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 
 /** Provider metadata that marks a tool call written when the answer hit its output limit. */
-export const TRUNCATED_CALL = { sylvan: { truncatedByLength: true } } as const;
+const TRUNCATED_CALL = { sylvan: { truncatedByLength: true } } as const;
 
 export function isTruncatedCall(call: { providerMetadata?: Record<string, Record<string, unknown> | undefined> }): boolean {
   return call.providerMetadata?.sylvan?.truncatedByLength === true;

@@ -1,6 +1,6 @@
 /** Past this depth a value is replaced by a note; real tool arguments are never this deep. */
 const MAX_DEPTH = 64;
-export const TOO_DEEP = '[nested too deep to keep]';
+const TOO_DEEP = '[nested too deep to keep]';
 
 const isContainer = (value: unknown): value is object =>
   Array.isArray(value) || (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype);

@@ -7,8 +7,8 @@
  */
 
 /** Limits that keep one pattern cheap to expand and match. */
-export const MAX_GLOB_LENGTH = 1_000;
-export const MAX_BRACE_EXPANSIONS = 256;
+const MAX_GLOB_LENGTH = 1_000;
+const MAX_BRACE_EXPANSIONS = 256;
 
 /**
  * Why a pattern would be too costly to use (`{1..100000}` expands to 100,000 patterns), or

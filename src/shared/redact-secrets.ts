@@ -1,7 +1,7 @@
 
 /** Shorter pieces of a key are too likely to be ordinary text to be worth hiding on their own. */
 const MIN_PIECE = 8;
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /**
  * The forms a secret can take in text: itself, each of its lines (a key pasted with a newline is

@@ -3,7 +3,7 @@ import type { ModelMessage } from 'ai';
 /** Role, separators and framing every chat message costs on top of its content. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 /** Tool call id, tool name framing and JSON structure around a tool call, result or approval. */
-export const TOOL_PART_OVERHEAD_TOKENS = 8;
+const TOOL_PART_OVERHEAD_TOKENS = 8;
 /** Images and files are billed by the provider, not by their base64 length; a flat, pessimistic guess. */
 export const ATTACHMENT_TOKENS = 1_000;
 

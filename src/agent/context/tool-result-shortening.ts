@@ -14,7 +14,7 @@ export const MIN_SHORTENED_RESULT_TOKENS = 64;
  * "[… shortened from 52,000 to 8,000 characters to fit the context window]".
  * Returns the text unchanged when it already fits.
  */
-export function shortenText(text: string, maxTokens: number): string {
+function shortenText(text: string, maxTokens: number): string {
   const { dense, other } = countCharacters(text);
   if (tokensForCounts(dense, other) <= maxTokens) return text;
   const keptLength = prefixLengthWithin(text, Math.max(0, maxTokens - NOTE_TOKENS));

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { readBoundedFile } from '../../shared/bounded-file.ts';
 
 /** Each file's share of the system prompt; past it the rest is cut, with a note the model reads. */
-export const MAX_INSTRUCTION_CHARS = 12_000;
+const MAX_INSTRUCTION_CHARS = 12_000;
 /** Enough bytes for that many characters of any script (UTF-8 takes at most 4 a character): the rest is never read. */
 const MAX_INSTRUCTION_BYTES = MAX_INSTRUCTION_CHARS * 4;
 const BINARY_SNIFF_BYTES = 8 * 1024;

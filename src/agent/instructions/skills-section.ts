@@ -3,7 +3,7 @@ import type { Skill } from '../../tools/skill/skill-catalogue.ts';
 /** The skills' share of the system prompt, at most: past it the rest are named by count only. */
 export const MAX_SKILLS_SECTION_CHARS = 8_000;
 /** Skills listed at most, however short their descriptions. */
-export const MAX_LISTED_SKILLS = 100;
+const MAX_LISTED_SKILLS = 100;
 
 /**
  * The part of the system prompt that lists the skills (name and description only; the body is

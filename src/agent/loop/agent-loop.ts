@@ -18,7 +18,7 @@ import type { TurnOptions } from './turn-options.ts';
 export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, FitMessages, LoopHooks, TurnOptions } from './turn-options.ts';
 
 /** How many times a Stop hook may keep one turn going: a hook that always objects cannot loop forever. */
-export const MAX_STOP_CONTINUATIONS = 3;
+const MAX_STOP_CONTINUATIONS = 3;
 
 /**
  * One user turn, by hand: a `while` loop in which each iteration is one model step —

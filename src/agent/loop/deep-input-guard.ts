@@ -1,10 +1,10 @@
 import { wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware } from 'ai';
 
 /** Real tool arguments nest a few levels; past this, the call is answered as invalid instead of parsed. */
-export const MAX_TOOL_INPUT_DEPTH = 64;
+const MAX_TOOL_INPUT_DEPTH = 64;
 
 /** Whether JSON text nests arrays/objects deeper than `limit` (a linear scan; strings are skipped). */
-export function jsonNestsDeeperThan(text: string, limit: number): boolean {
+function jsonNestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index++) {

@@ -29,7 +29,7 @@ export const truncatedCallResult = (toolName: string): string =>
  * The SDK answers a cut-off call whose JSON does not parse with its own parse error; the model
  * is better served by being told why, the same way as a cut-off call that did parse.
  */
-export function withTruncatedResults(message: ModelMessage, truncated: ReadonlySet<string>): ModelMessage {
+function withTruncatedResults(message: ModelMessage, truncated: ReadonlySet<string>): ModelMessage {
   if (truncated.size === 0 || message.role !== 'tool') return message;
   return {
     ...message,

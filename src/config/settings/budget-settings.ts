@@ -26,9 +26,6 @@ export interface BudgetLimit {
 
 export type BudgetLimits = Partial<Record<BudgetName, BudgetLimit>>;
 
-/** The settings keys this file reads (besides the options table): `setting-options.ts` lets them through. */
-export const BUDGET_KEYS = [...Object.keys(BUDGET_SETTINGS), 'circuitBreaker', 'prices'] as const;
-
 const DECIMAL = /^[0-9]{1,12}(\.[0-9]{1,12})?$/;
 const WHOLE = /^[0-9]{1,12}$/;
 

@@ -27,10 +27,10 @@ export interface LoadedSettings {
 }
 
 /** A settings file is a few kB; past this it is not read at all. */
-export const MAX_SETTINGS_BYTES = 1_000_000;
+const MAX_SETTINGS_BYTES = 1_000_000;
 
-export const userSettingsFile = (home: string): string => join(home, 'settings.json');
-export const projectSettingsFile = (cwd: string): string => join(cwd, '.sylvan', 'settings.json');
+const userSettingsFile = (home: string): string => join(home, 'settings.json');
+const projectSettingsFile = (cwd: string): string => join(cwd, '.sylvan', 'settings.json');
 
 function readLayer(file: string, trusted: boolean, within: string, notes: string[]): SettingsLayer | undefined {
   const label = trusted ? '$SYLVAN_HOME' : 'the workspace';

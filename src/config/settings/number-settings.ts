@@ -3,7 +3,7 @@
  * configuration table quotes these). Values are plain decimal integers: no exponent, no hex, no
  * fraction, no sign, so `1e3`, `0x10` and `99999999999999999999` are errors rather than surprises.
  */
-export const NUMBER_SETTINGS = {
+const NUMBER_SETTINGS = {
   SYLVAN_MAX_STEPS: { flag: '--max-steps', min: 1, max: 1_000, unit: 'model requests' },
   SYLVAN_TOKEN_BUDGET: { flag: '--token-budget', min: 1, max: 1_000_000_000, unit: 'tokens' },
   // Timers overflow past 2^31-1 ms (about 24.8 days) and then fire at once; a day is plenty.

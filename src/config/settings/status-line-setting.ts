@@ -6,7 +6,7 @@ export interface StatusLineSetting {
 }
 
 /** One run of the command is killed after this long, unless the setting says otherwise. */
-export const DEFAULT_STATUS_LINE_TIMEOUT_MS = 1_000;
+const DEFAULT_STATUS_LINE_TIMEOUT_MS = 1_000;
 
 /**
  * `{ "type": "command", "command": "…", "timeout"?: ms }` from the user's own settings file (the

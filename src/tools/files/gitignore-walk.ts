@@ -8,7 +8,7 @@ import { holdsSecrets, isSecretPath } from '../../shared/workspace-path.ts';
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
 const MAX_DEPTH = 32;
 /** Rules past this are not read (a `.gitignore` of a megabyte is already absurd); the read ends at the last whole line. */
-export const MAX_GITIGNORE_BYTES = 1_000_000;
+const MAX_GITIGNORE_BYTES = 1_000_000;
 
 /**
  * A folder's `.gitignore` text: only a regular file inside the workspace (a FIFO would block the

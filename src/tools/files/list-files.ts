@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { globComplexityProblem, matchesGlob } from '../../shared/glob.ts';
 import { holdsSecrets, resolveWorkspaceTarget, toRelative, type WorkspaceToolOptions } from '../../shared/workspace-path.ts';
 
-export const MAX_LISTED_ENTRIES = 200;
+const MAX_LISTED_ENTRIES = 200;
 const MAX_RESULT_CHARS = 8_000;
 /** The walk gives up after this many entries or levels, so a huge tree cannot hang the turn. */
 const MAX_VISITED_ENTRIES = 20_000;

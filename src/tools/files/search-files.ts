@@ -22,7 +22,7 @@ export interface SearchFilesOptions extends WorkspaceToolOptions {
   timeLimitMs?: number;
 }
 
-export const MAX_SHOWN_MATCHES = 100;
+const MAX_SHOWN_MATCHES = 100;
 const MAX_RESULT_CHARS = 8_000;
 const MAX_LINE_CHARS = 200;
 const MAX_FILES = 20_000;

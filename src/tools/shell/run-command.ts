@@ -35,7 +35,7 @@ export interface RunCommandOptions {
   networkGrants?: NetworkGrants;
 }
 
-export const DEFAULT_TIMEOUT_SECONDS = 120;
+const DEFAULT_TIMEOUT_SECONDS = 120;
 /** What the model reads of each stream: head and tail, about 8,000 characters for both streams together. */
 const STDOUT_HEAD = 3_000;
 const STDOUT_TAIL = 3_000;

@@ -39,7 +39,7 @@ export interface SkillPlaces {
 }
 
 /** Skill folders looked at in one place, at most: a folder of thousands is a mistake, not a library. */
-export const MAX_SKILL_FOLDERS = 500;
+const MAX_SKILL_FOLDERS = 500;
 /** A SKILL.md's first bytes that are read at start: its front matter is at the top. */
 const HEAD_BYTES = 16 * 1024;
 

@@ -10,7 +10,7 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066
 export type ParsedSkillFile = { ok: true; name: string; description: string; body: string } | { ok: false; problem: string };
 
 /** One line of text from a file, as it may enter the system prompt: controls and invisible characters out, spaces collapsed. */
-export function promptLine(text: string, maxChars: number): string {
+function promptLine(text: string, maxChars: number): string {
   const line = text.replace(UNSAFE, ' ').replace(/\s+/g, ' ').trim();
   return line.length <= maxChars ? line : `${line.slice(0, maxChars - 1).trimEnd()}…`;
 }

@@ -8,7 +8,7 @@ import type { Skill } from './skill-catalogue.ts';
 import { parseSkillFile } from './skill-file.ts';
 
 /** The body handed to the model, at most: a skill longer than this should split into files beside it. */
-export const MAX_SKILL_BODY_CHARS = 20_000;
+const MAX_SKILL_BODY_CHARS = 20_000;
 /** Files beside a SKILL.md that are listed, at most, and how deep the listing goes. */
 const MAX_LISTED_FILES = 100;
 const MAX_DEPTH = 3;

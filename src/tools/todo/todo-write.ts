@@ -50,7 +50,7 @@ function checkItems(items: readonly TodoItem[]): TodoItem[] {
 }
 
 /** What the model reads back: the count and the list, one item a line. */
-export function describeTodo(items: readonly TodoItem[]): string {
+function describeTodo(items: readonly TodoItem[]): string {
   if (items.length === 0) return 'Todo list cleared.';
   const { done, total } = todoProgress(items);
   return [`Todo list saved: ${done} of ${total} done.`, ...items.map((item) => `${MARKS[item.status]} ${item.text}`)].join('\n');

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { BlockedAddressError, blockedMessage, guardedLookup, type AddressPolicy } from './address-guard.ts';
 
 /** A plain, identifying User-Agent: who is asking, nothing about the user. */
-export const USER_AGENT = 'Sylvan/0.1 (terminal chat agent; web_fetch)';
+const USER_AGENT = 'Sylvan/0.1 (terminal chat agent; web_fetch)';
 
 export interface HopResult {
   status: number;

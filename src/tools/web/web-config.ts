@@ -5,7 +5,7 @@
 
 export type SearchBackendName = 'tavily' | 'brave' | 'searxng' | 'sample' | 'dashscope' | 'off';
 
-export const SEARCH_BACKENDS: readonly SearchBackendName[] = ['tavily', 'brave', 'searxng', 'sample', 'dashscope', 'off'];
+const SEARCH_BACKENDS: readonly SearchBackendName[] = ['tavily', 'brave', 'searxng', 'sample', 'dashscope', 'off'];
 
 export interface SearchConfig {
   /** Which backend answers `web_search`; `dashscope` and `off` offer no tool. */

@@ -8,7 +8,7 @@ export type ApprovalAnswer = 'yes' | 'network' | 'always' | 'no' | 'tell';
  * "`npm test …` this session", "this domain"). The one place the prompt turns what an "always"
  * covers into words, so a new scope rule only changes the text it passes in.
  */
-export function alwaysChoiceLabel(scopeText: string): string {
+function alwaysChoiceLabel(scopeText: string): string {
   return `Yes, and always ${scopeText || 'this session'}`;
 }
 

@@ -7,7 +7,7 @@ import { pastedImagePaths } from './attach-images.ts';
 /** The most of one file attached to a message. */
 export const MAX_ATTACHED_CHARS = 16_000;
 /** The most attached to one message, all files together. */
-export const MAX_ATTACHED_TOTAL_CHARS = 48_000;
+const MAX_ATTACHED_TOTAL_CHARS = 48_000;
 
 export interface Attached {
   /** The message with each attached file's content after it. */

@@ -9,7 +9,7 @@ const CONTENT =
   'AGENTS.md is read by coding agents at the start of every conversation, so keep it short (under about 80 lines) and specific to this project: how to install, build, test and lint (exact commands); the layout (which folder holds what); the conventions a newcomer would get wrong; anything to never do. No generic advice.';
 
 /** The request `/init` sends: write `AGENTS.md`, or propose changes to the one there as an edit. */
-export function initPrompt(exists: boolean): string {
+function initPrompt(exists: boolean): string {
   return exists
     ? `${EXPLORE}\n\nThis project already has an AGENTS.md: read it, then propose improvements to it with edit_file (what is missing, wrong or out of date), keeping what is right. ${CONTENT}`
     : `${EXPLORE}\n\nThen write AGENTS.md at the workspace root with write_file. ${CONTENT}`;

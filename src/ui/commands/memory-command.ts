@@ -43,7 +43,7 @@ export async function memoryCommand(argument: string, state: MemoryState): Promi
 }
 
 /** The instruction files in force, with paths and sizes, and where the others would go. */
-export function showMemory(state: MemoryState): void {
+function showMemory(state: MemoryState): void {
   const files = state.runtime.instructionFiles;
   if (files.length === 0) state.print('  No instruction files in force yet.');
   for (const file of files) {

@@ -90,7 +90,7 @@ function viewOf(record: ToolCallRecord, width: number): View {
  * One line of output as a terminal would leave it: of a line redrawn with carriage returns (a
  * progress bar) only the last drawing, tabs as spaces, sanitised, cut to `width` columns.
  */
-export function screenLine(line: string, width: number): string {
+function screenLine(line: string, width: number): string {
   const drawn = line.replace(/\r+$/, '').split('\r').at(-1) ?? '';
   return cutToWidth(sanitizeLine(drawn.replace(/\t/g, '    ')).trimEnd(), width);
 }

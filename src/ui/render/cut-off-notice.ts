@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../agent/loop/events.ts';
 
 /** The dimmed line after an answer that stopped at the model's output limit. */
-export const CUT_OFF_NOTICE = 'The answer was cut off at the model\'s output limit. Say "continue" for the rest.';
+const CUT_OFF_NOTICE = 'The answer was cut off at the model\'s output limit. Say "continue" for the rest.';
 
 /**
  * Watches a turn's events for a step that ended at the model's output limit (finish reason

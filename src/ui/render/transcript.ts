@@ -15,7 +15,7 @@ import type { ToolCallRecord } from './tool-calls.ts';
 import { finishedCallLines } from './collapsed-view.ts';
 
 /** A resumed session shows this many of its latest turns; a line says how many earlier ones are not shown. */
-export const SHOWN_TURNS = 20;
+const SHOWN_TURNS = 20;
 
 export interface TranscriptOptions {
   colour: ChalkInstance;

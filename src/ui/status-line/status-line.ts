@@ -2,7 +2,7 @@ import { sanitizeLine } from '../../shared/sanitize.ts';
 import { runStatusCommand } from './run-status-command.ts';
 
 /** The row is refreshed at most this often, however often it is asked. */
-export const STATUS_LINE_INTERVAL_MS = 300;
+const STATUS_LINE_INTERVAL_MS = 300;
 /** The longest row kept (the screen cuts it to its width again). */
 const MAX_ROW_CHARACTERS = 500;
 

@@ -121,7 +121,7 @@ function renderList(list: Tokens.List, context: BlockContext, depth: number): st
 }
 
 /** Styled text of inline tokens: bold, italic, code, links, strike-through. */
-export function renderInline(tokens: readonly Token[] | undefined, context: BlockContext): string {
+function renderInline(tokens: readonly Token[] | undefined, context: BlockContext): string {
   const { colour } = context;
   let out = '';
   for (const token of tokens ?? []) {

@@ -11,7 +11,7 @@ interface Lexer {
 let lexerLoading: Promise<Lexer> | undefined;
 
 /** `marked`'s lexer, imported on the first answer of the session (about 12 ms), never before the prompt. */
-export function loadLexer(): Promise<Lexer> {
+function loadLexer(): Promise<Lexer> {
   lexerLoading ??= import('marked').then(({ Lexer }) => ({
     lex: (source) => Lexer.lex(source, { gfm: true }),
     blocks: (source) => new Lexer({ gfm: true }).blockTokens(source, []),
