@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ApprovalRequest } from '../../src/agent/loop/turn-options.ts';
 import type { ApprovalMode } from '../../src/tools/approval-mode.ts';
-import type { Choice } from '../../src/ui/input/one-key-menu.ts';
+import type { Choice } from '../../src/ui/input/line-reader-contract.ts';
 import { printApproval, terminalApproval } from '../helpers/approval-policies.ts';
 import type { ChoiceResult, LineReader, ReadResult } from '../../src/ui/input/line-reader.ts';
 

@@ -1,5 +1,5 @@
 import type { ApprovalScope } from '../../tools/tool-spec.ts';
-import type { Choice } from '../input/one-key-menu.ts';
+import type { Choice } from '../input/line-reader-contract.ts';
 
 export type ApprovalAnswer = 'yes' | 'network' | 'always' | 'no' | 'tell';
 

@@ -1,4 +1,4 @@
-import type { Choice } from './one-key-menu.ts';
+import type { Choice } from './line-reader-contract.ts';
 import type { ChoiceResult, LineReader, PickRequest, ReadOptions, ReadResult, TypeAhead } from './line-reader-contract.ts';
 import { cutToWidth, displayWidth, fitItems } from '../../shared/display-width.ts';
 import { sanitize, sanitizeLine } from '../../shared/sanitize.ts';

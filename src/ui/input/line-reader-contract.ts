@@ -1,6 +1,11 @@
 // What the REPL reads lines through — the terminal's editor or a pipe's reader — here, below both,
 // so neither imports the other for it.
-import type { Choice } from './one-key-menu.ts';
+
+/** One answer of a one-key menu: the key that picks it and what it says. */
+export interface Choice {
+  key: string;
+  label: string;
+}
 
 /** What a read gives back: a line, the end of input (Ctrl-D, EOF), or Ctrl-C. */
 export type ReadResult = { kind: 'line'; line: string } | { kind: 'eof' } | { kind: 'interrupt'; hadText: boolean };

@@ -1,12 +1,6 @@
 import { sanitizeLine } from '../../shared/sanitize.ts';
 import type { Key } from './keys.ts';
-import type { ChoiceResult } from './line-reader-contract.ts';
-
-/** One answer of a one-key menu: the key that picks it and what it says. */
-export interface Choice {
-  key: string;
-  label: string;
-}
+import type { Choice, ChoiceResult } from './line-reader-contract.ts';
 
 /** How a menu was answered, and what stays on screen after its question. */
 export interface MenuAnswer {

@@ -1,4 +1,4 @@
-import type { Choice } from '../input/one-key-menu.ts';
+import type { Choice } from '../input/line-reader-contract.ts';
 import type { ReplState } from './repl-state.ts';
 
 /**

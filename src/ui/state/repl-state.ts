@@ -5,7 +5,7 @@ import type { Runtime } from '../../runtime/runtime.ts';
 import type { ApprovalMode } from '../../tools/approval-mode.ts';
 import type { Approval } from '../../approval/approval-policy.ts';
 import type { ChoiceResult, PickRequest } from '../input/line-reader-contract.ts';
-import type { Choice } from '../input/one-key-menu.ts';
+import type { Choice } from '../input/line-reader-contract.ts';
 import type { Output } from '../render/render.ts';
 import type { ThinkingDisplay } from '../render/terminal-renderer.ts';
 import type { ToolCallRecord } from '../render/tool-calls.ts';
