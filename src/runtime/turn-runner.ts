@@ -29,6 +29,7 @@ import type { OfferedTools } from './offered-tools.ts';
 import { beforeTurnHooks } from './session-hooks.ts';
 import type { TurnRequest, TurnRunner } from './runtime.ts';
 import { withCost } from './turn-cost.ts';
+import { busyAgain, collectWhenIdle } from './idle-collector.ts';
 
 export interface TurnRunnerOptions {
   config: Config;
@@ -75,7 +76,7 @@ export class RuntimeTurns implements TurnRunner {
   }
 
   runTurn(text: string, signal: AbortSignal, approval: ApprovalPolicy, request: TurnRequest = {}): AsyncGenerator<AgentEvent, StopReason> {
-    return redactTurn(this.turn(text, signal, approval, request), this.options.secrets);
+    return afterwardsIdle(redactTurn(this.turn(text, signal, approval, request), this.options.secrets));
   }
 
   /** Replaces the history with a summary of it. Never throws. */
@@ -196,5 +197,15 @@ export class RuntimeTurns implements TurnRunner {
   /** What a request may carry: a model that cannot see pictures is told where they were instead. */
   private forModel(messages: ModelMessage[], model = this.options.models.name): ModelMessage[] {
     return acceptsImages(model) ? messages : withoutImages(messages);
+  }
+}
+
+/** The turn's events; once it ends, the heap is compacted if the session then stays idle (a long session stays as light as a short one). */
+async function* afterwardsIdle<RESULT>(events: AsyncGenerator<AgentEvent, RESULT>): AsyncGenerator<AgentEvent, RESULT> {
+  busyAgain();
+  try {
+    return yield* events;
+  } finally {
+    collectWhenIdle();
   }
 }
