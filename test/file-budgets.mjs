@@ -66,6 +66,7 @@ export const SPAWNING_FILES = {
   'test/hooks/hook-events-cli.test.ts': { seconds: 20, waitsFor: '12 CLI runs against a loopback model, each running shell-script hooks (one in bubblewrap)' },
   'test/hooks/notification-tmux.test.ts': { seconds: 10, waitsFor: 'one terminal (tmux) session answering an approval' },
   'test/hooks/hook-processes-cli.test.ts': { seconds: 20, waitsFor: '5 CLI runs: a hook past its timeout, one ended by Ctrl-C, a project hook before, at and after its trust' },
+  'test/hooks/subagent-hooks-cli.test.ts': { seconds: 10, waitsFor: "4 CLI runs whose subagents meet shell-script hooks: SubagentStart, SubagentStop (once and bounded), a PreToolUse deny" },
 };
 
 /** Imports that mean a file starts the CLI (or a terminal) itself. */

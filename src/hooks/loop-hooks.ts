@@ -2,9 +2,13 @@ import type { HookedCall, HookNotes, LoopHooks } from '../agent/loop/turn-option
 import type { Hooks } from './hook-runner.ts';
 import type { HookVerdict } from './hook-types.ts';
 
-/** The hooks at the points the agent loop stands on: tool calls, permissions, notifications, the end of a turn. */
-export function loopHooks(hooks: Hooks): LoopHooks {
-  const toolFields = (call: HookedCall) => ({ tool_name: call.toolName, tool_input: call.input, tool_use_id: call.toolCallId });
+/**
+ * The hooks at the points the agent loop stands on: tool calls, permissions, notifications, the end
+ * of a turn. Inside a subagent each input also names it (`agent_id`, `agent_type`, as Claude Code
+ * does), so a hook can tell a subagent's call from the parent's.
+ */
+export function loopHooks(hooks: Hooks, agent?: SubagentIdentity): LoopHooks {
+  const toolFields = (call: HookedCall) => ({ tool_name: call.toolName, tool_input: call.input, tool_use_id: call.toolCallId, ...agent });
   return {
     async beforeTool(call, signal) {
       if (!hooks.listens('PreToolUse')) return { notes: [] };
@@ -33,7 +37,7 @@ export function loopHooks(hooks: Hooks): LoopHooks {
     notify(message, kind) {
       if (!hooks.listens('Notification')) return;
       // Nothing waits on a notification: the question is on screen meanwhile.
-      void hooks.run('Notification', kind, { message, notification_type: kind }, new AbortController().signal);
+      void hooks.run('Notification', kind, { message, notification_type: kind, ...agent }, new AbortController().signal);
     },
     async afterTool(call, outcome, signal) {
       const event = outcome.ok ? 'PostToolUse' : 'PostToolUseFailure';
@@ -70,7 +74,8 @@ export interface SubagentIdentity {
 export function subagentLoopHooks(hooks: Hooks, agent: SubagentIdentity): { loop: LoopHooks; start(signal: AbortSignal): Promise<HookNotes & { context: string[] }> } {
   return {
     loop: {
-      ...loopHooks(hooks),
+      ...loopHooks(hooks, agent),
+      stopEvent: 'SubagentStop',
       async beforeStop(lastText, active, signal) {
         if (!hooks.listens('SubagentStop')) return { notes: [] };
         const verdict = await hooks.run('SubagentStop', agent.agent_type, { ...agent, stop_hook_active: active, last_assistant_message: lastText }, signal);

@@ -190,10 +190,12 @@ async function* stopHook(options: TurnOptions, lastText: string, continuations: 
   const answer = await options.hooks.beforeStop(lastText, continuations > 0, options.abortSignal);
   for (const note of answer.notes) yield { type: 'notice', message: note };
   if (answer.continueWith === undefined || options.abortSignal.aborted) return undefined;
+  const event = options.hooks.stopEvent ?? 'Stop';
+  const what = event === 'SubagentStop' ? 'the subagent' : 'the turn';
   if (continuations >= MAX_STOP_CONTINUATIONS) {
-    yield { type: 'notice', message: `(a Stop hook asked to keep going again; the turn ends after ${MAX_STOP_CONTINUATIONS} continuations)` };
+    yield { type: 'notice', message: `(a ${event} hook asked to keep going again; ${what} ends after ${MAX_STOP_CONTINUATIONS} continuations)` };
     return undefined;
   }
-  yield { type: 'notice', message: '(a Stop hook keeps the turn going)' };
-  return `A Stop hook did not let the turn end yet: ${answer.continueWith}`;
+  yield { type: 'notice', message: `(a ${event} hook keeps ${what} going)` };
+  return `A ${event} hook did not let ${what} end yet: ${answer.continueWith}`;
 }

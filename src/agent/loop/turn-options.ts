@@ -64,6 +64,8 @@ export interface LoopHooks {
   afterTool(call: HookedCall, outcome: { ok: true; output: unknown } | { ok: false; error: string }, signal: AbortSignal): Promise<HookNotes & { context?: string; replacedOutput?: string }>;
   /** Stop: a reason to keep the turn going (the model reads it), or nothing. `active` after a continuation it asked for. */
   beforeStop(lastText: string, active: boolean, signal: AbortSignal): Promise<HookNotes & { continueWith?: string }>;
+  /** The event `beforeStop` runs, as the model and the user are told of it: a subagent's is SubagentStop. Default Stop. */
+  readonly stopEvent?: 'Stop' | 'SubagentStop';
 }
 
 /** What the step sees of the history: the fitted window, and a notice when it left turns out. */
