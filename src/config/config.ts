@@ -9,6 +9,12 @@ import type { StatusLineSetting } from './settings/status-line-setting.ts';
 
 export type ProviderName = 'dashscope' | 'openai' | 'mock';
 
+/**
+ * Seconds a REPL turn runs before its end is worth a Notification (`idle_prompt`): the notifiers
+ * people already run for Claude Code stay quiet for turns under 30 s, when the user is still watching.
+ */
+export const DEFAULT_NOTIFY_AFTER_SECONDS = 30;
+
 /** What the process is: a terminal chat, one printed answer, or an editor's agent over ACP. */
 export type RunMode = { kind: 'repl' } | { kind: 'print'; prompt?: string } | { kind: 'acp' };
 
@@ -56,6 +62,8 @@ export interface Config {
   settings?: LoadedSettings;
   /** Seconds a configured MCP server may take to start; print mode waits at most this long for them. */
   mcpStartTimeoutSeconds?: number;
+  /** A REPL turn that ran at least this long tells the Notification hooks (`idle_prompt`) when it ends; default 30. */
+  notifyAfterSeconds?: number;
   /** --think / --no-think / --thinking-budget, SYLVAN_THINKING (see providers/thinking.ts). */
   thinking?: ThinkingSetting;
   /** --sandbox, SYLVAN_SANDBOX, settings `sandbox` (src/sandbox/sandbox-settings.ts); absent means auto, no network. */

@@ -5,7 +5,7 @@ import { parseThinkingOptions } from '../models/thinking.ts';
 import { hiddenPathPatterns } from '../sandbox/hidden-paths.ts';
 import { resolveSandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { parseSearchConfig } from '../tools/web/web-config.ts';
-import type { Config } from './config.ts';
+import { DEFAULT_NOTIFY_AFTER_SECONDS, type Config } from './config.ts';
 import { knownSecrets, nonEmpty, numberSetting, readEnvironment, truthy, whereSet, type Environment } from './environment.ts';
 import type { SettingsSources } from './settings/sources.ts';
 import { parseCommandLine } from './flags.ts';
@@ -77,6 +77,7 @@ export function loadConfig(argv: string[], environment: Environment, cwd: string
     secrets: knownSecrets(env, chosen.apiKey),
     settings,
     mcpStartTimeoutSeconds: numberSetting('SYLVAN_MCP_START_TIMEOUT', sources, 10),
+    notifyAfterSeconds: numberSetting('SYLVAN_NOTIFY_AFTER', sources, DEFAULT_NOTIFY_AFTER_SECONDS),
     thinking: parseThinkingOptions(flags, env),
     sandbox: resolveSandboxSettings({
       flag: flags.sandbox,

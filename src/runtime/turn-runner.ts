@@ -8,7 +8,7 @@ import { userContent, withoutImages } from '../agent/loop/image-parts.ts';
 import { redactTurn } from '../agent/loop/redact-events.ts';
 import type { ToolProgressChannel } from '../agent/loop/tool-progress-channel.ts';
 import type { ApprovalPolicy } from '../agent/loop/turn-options.ts';
-import type { Config } from '../config/config.ts';
+import { DEFAULT_NOTIFY_AFTER_SECONDS, type Config } from '../config/config.ts';
 import type { Hooks } from '../hooks/hook-runner.ts';
 import { loopHooks } from '../hooks/loop-hooks.ts';
 import type { ApprovalMode } from '../tools/approval-mode.ts';
@@ -30,6 +30,7 @@ import { beforeTurnHooks } from './session-hooks.ts';
 import type { TurnRequest, TurnRunner } from './runtime.ts';
 import { withCost } from './turn-cost.ts';
 import { busyAgain, collectWhenIdle } from './idle-collector.ts';
+import { notifyWhenLong } from './long-turn-notification.ts';
 
 export interface TurnRunnerOptions {
   config: Config;
@@ -76,7 +77,11 @@ export class RuntimeTurns implements TurnRunner {
   }
 
   runTurn(text: string, signal: AbortSignal, approval: ApprovalPolicy, request: TurnRequest = {}): AsyncGenerator<AgentEvent, StopReason> {
-    return afterwardsIdle(redactTurn(this.turn(text, signal, approval, request), this.options.secrets));
+    const { config, hooks, secrets } = this.options;
+    const turn = redactTurn(this.turn(text, signal, approval, request), secrets);
+    // Only a REPL has a prompt to come back to; print mode exits and an editor shows its own.
+    const told = config.mode.kind === 'repl' ? notifyWhenLong(turn, { hooks, afterSeconds: config.notifyAfterSeconds ?? DEFAULT_NOTIFY_AFTER_SECONDS }) : turn;
+    return afterwardsIdle(told);
   }
 
   /** Replaces the history with a summary of it. Never throws. */

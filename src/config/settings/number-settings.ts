@@ -13,6 +13,7 @@ const NUMBER_SETTINGS = {
   SYLVAN_MOCK_DELAY_MS: { flag: undefined, min: 0, max: 60_000, unit: 'milliseconds' },
   SYLVAN_CONTEXT_TOKENS: { flag: undefined, min: 1_000, max: 100_000_000, unit: 'tokens' },
   SYLVAN_MCP_START_TIMEOUT: { flag: undefined, min: 1, max: 600, unit: 'seconds' },
+  SYLVAN_NOTIFY_AFTER: { flag: undefined, min: 0, max: 86_400, unit: 'seconds' },
 } as const satisfies Record<string, { flag: string | undefined; min: number; max: number; unit: string }>;
 
 export type NumberSettingName = keyof typeof NUMBER_SETTINGS;

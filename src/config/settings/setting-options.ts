@@ -34,6 +34,7 @@ export const SETTING_OPTIONS: Record<string, SettingOption> = {
   contextTokens: { variable: 'SYLVAN_CONTEXT_TOKENS', type: 'positive-integer' },
   mockDelayMs: { variable: 'SYLVAN_MOCK_DELAY_MS', type: 'non-negative-integer' },
   mcpStartTimeout: { variable: 'SYLVAN_MCP_START_TIMEOUT', type: 'positive-number' },
+  notifyAfter: { variable: 'SYLVAN_NOTIFY_AFTER', type: 'non-negative-integer' },
   yes: { variable: 'SYLVAN_YES', type: 'boolean', guard: 'approval' },
   mode: { variable: 'SYLVAN_MODE', type: ['ask', 'auto-edit', 'plan'], guard: 'mode' },
   dashscopeApiKey: { variable: 'DASHSCOPE_API_KEY', type: 'string', guard: 'key' },
