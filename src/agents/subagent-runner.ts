@@ -70,6 +70,8 @@ export interface SubagentRunnerOptions {
   onUsage: (usage: TokenUsage, model: string) => void;
   /** Each message of a subagent's conversation, linked to its call: the session file keeps them. */
   onMessage?: (link: { toolCallId: string; agentId: string; agent: string }, message: ModelMessage) => void;
+  /** A line for the user beside the parent turn's output (a budget's warning), not under a subagent's line. */
+  notice?: (message: string) => void;
   maxConcurrent?: number;
 }
 
@@ -153,7 +155,7 @@ export class SubagentRunner {
       abortSignal: call.abortSignal,
       approval: subagentApproval(parent.approval, agent.name, allowed, this.questions),
       ...(hooks && { hooks: hooks.loop }),
-      ...(parent.spend && { spend: parent.spend.forModel(modelName) }),
+      ...(parent.spend && { spend: this.spendFor(parent.spend, modelName) }),
       provider: parent.provider,
       onStepUsage: (_sent, usage) => {
         record.usage = addUsage(record.usage, usage);
@@ -175,6 +177,23 @@ export class SubagentRunner {
     record.messages = conversation.messages.slice(ownFrom);
     if (outcome.stopReason === 'aborted') throw new Error(`The ${agent.name} subagent was interrupted.`);
     return subagentResult(outcome, conversation.messages);
+  }
+
+  /**
+   * The parent turn's budgets, priced at `model`, for one subagent's requests. What they warn of
+   * (80% of a budget, a model without a price) is the session's and said once, so it goes to the
+   * parent's notices: under the subagent's folded line it would be said to no one.
+   */
+  private spendFor(spend: NonNullable<ParentTurn['spend']>, model: string): SpendGuard {
+    const guard = spend.forModel(model);
+    return {
+      ...guard,
+      afterRequest: (usage) => {
+        const verdict = guard.afterRequest(usage);
+        for (const message of verdict.notices) this.options.notice?.(message);
+        return { ...verdict, notices: [] };
+      },
+    };
   }
 
   private instructionsFor(agent: AgentDefinition): string {

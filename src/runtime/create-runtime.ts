@@ -98,6 +98,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     report: progress.subagent,
     onUsage: (usage, model) => session.addStepUsage(usage, model),
     onMessage: (link, message) => session.writer.appendSubagentMessage(link, message),
+    notice: (message) => notices.push(message),
   });
   const notices = new NoticeQueue([
     () => instructionNotes.splice(0),

@@ -19,19 +19,21 @@ const hasToolResult = (request: RecordedRequest): boolean => request.body?.messa
 const task = (agent: string) => toolCalls([{ id: 'call_task', name: 'task', arguments: { description: 'sum things', prompt: 'add up the numbers', subagent_type: agent } }], { usage: { promptTokens: 1_000, completionTokens: 10 } });
 
 describe("a subagent's requests count against the parent turn's budgets", CLI_TEST_TIMEOUT, () => {
-  test('a session request budget reached by a subagent stops the parent turn: the request-budget line, exit 3, nothing more sent', async () => {
+  test('a session request budget reached by a subagent stops the parent turn: warned at 80%, the request-budget line, exit 3, nothing more sent', async () => {
     let subagentSteps = 0;
     const respond = (request: RecordedRequest): Reply => {
       // The subagent would go on calculating, a different sum each step.
       if (isSubagent(request)) return toolCalls([{ id: `call_sum_${++subagentSteps}`, name: 'calculate', arguments: { expression: `${subagentSteps} * 17` } }]);
       return hasToolResult(request) ? text('Done.') : task('general');
     };
-    const { server, result } = await inProcessAgainstServer({ respond }, { key: KEY, env: { ...ENV, SYLVAN_SESSION_REQUEST_BUDGET: '3' }, args: ['-p', 'delegate the sums'] });
+    const { server, result } = await inProcessAgainstServer({ respond }, { key: KEY, env: { ...ENV, SYLVAN_SESSION_REQUEST_BUDGET: '5' }, args: ['-p', 'delegate the sums'] });
     assert.equal(result.code, 3, result.stderr);
-    // The parent's request, then the subagent's two: the third reaches the budget, and neither goes on.
-    assert.equal(server.requests.filter(isSubagent).length, 2);
-    assert.equal(server.requests.length, 3);
-    assert.match(result.stderr, /Stopped: this session reached its session request budget \(3 of 3 requests\); raise it with --session-request-budget/);
+    // The parent's request, then the subagent's four: the fifth reaches the budget, and neither goes on.
+    assert.equal(server.requests.filter(isSubagent).length, 4);
+    assert.equal(server.requests.length, 5);
+    // The warning is the session's: a line of its own, not folded away under the subagent's line.
+    assert.match(result.stderr, /^\(80% of the session request budget used: 4 of 5 requests\)$/m);
+    assert.match(result.stderr, /Stopped: this session reached its session request budget \(5 of 5 requests\); raise it with --session-request-budget/);
   });
 
   test("a turn cost budget counts a subagent's cost, priced at the subagent's own model", async () => {
