@@ -2,7 +2,7 @@ import type { AgentEvent, StopReason } from '../agent/loop/events.ts';
 import type { Hooks } from '../hooks/hook-runner.ts';
 
 /** Claude Code's `notification_type` for "waiting for your input", so its hook files' matchers apply. */
-export const IDLE_PROMPT = 'idle_prompt';
+const IDLE_PROMPT = 'idle_prompt';
 
 export interface LongTurnNotification {
   hooks: Pick<Hooks, 'listens' | 'run'>;
