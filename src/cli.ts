@@ -4,7 +4,7 @@ import { HELP, parseCommandLine } from './config/flags.ts';
 import { loadConfig } from './config/load-config.ts';
 import type { Config } from './config/config.ts';
 import { InputHistory } from './ui/repl/input-history.ts';
-import { createTerminalReader } from './ui/input/line-reader.ts';
+import { createTerminalReader } from './ui/input/editor/terminal-reader.ts';
 import { prepareHome } from './session/session-home.ts';
 import { assertResumable, resolveResume, type Replay } from './ui/commands/resume.ts';
 import { loadedFilesLine } from './ui/render/loaded-files-line.ts';

@@ -22,7 +22,6 @@ import type { EditorFiles } from '../shared/editor-files.ts';
 import { CommandSandbox } from '../sandbox/command-sandbox.ts';
 import { NetworkGrants } from '../sandbox/network-grants.ts';
 import { loadAgentCatalogue } from '../agents/agent-catalogue.ts';
-import { SubagentRunner } from '../agents/subagent-runner.ts';
 import { approvalPreview } from './approval-preview.ts';
 import { WindowMeter } from './context-meter.ts';
 import { LiveSession } from './live-session.ts';
@@ -33,6 +32,8 @@ import type { ResumedHistory, Runtime } from './runtime.ts';
 import { ShellLineRunner } from './shell-line-runner.ts';
 import { createHooks, untrustedHooksNotes } from './session-hooks.ts';
 import { RuntimeTurns } from './turn-runner.ts';
+import { wireSubagents } from './subagent-wiring.ts';
+import type { SubagentRunner } from '../agents/subagent-runner.ts';
 import type { Hooks } from '../hooks/hook-runner.ts';
 
 export interface RuntimeOptions {
@@ -82,24 +83,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
   const untrustedHooksNote: string[] = [];
   const agents = loadAgentCatalogue(config.cwd, config.home);
   const agentNotes = agents.notes.map((line) => `(${line})`);
-  const subagents = new SubagentRunner({
-    catalogue: agents,
-    specOf,
-    workspaceRoot: config.cwd,
-    modelFor: (name) => models.answerFor(name),
-    limits: {
-      maxSteps: config.maxSteps,
-      tokenBudget: config.tokenBudget,
-      stepTimeoutMs: config.timeoutSeconds * 1000,
-      toolTimeoutMs: config.toolTimeoutSeconds * 1000,
-      maxRetries: config.provider === 'mock' ? config.maxRetries : 0,
-    },
-    toolTimeoutOf: (toolName) => specOf(toolName)?.timeoutMs?.(config.toolTimeoutSeconds * 1000),
-    report: progress.subagent,
-    onUsage: (usage, model) => session.addStepUsage(usage, model),
-    onMessage: (link, message) => session.writer.appendSubagentMessage(link, message),
-    notice: (message) => notices.push(message),
-  });
+  const subagents = wireSubagents(config, { catalogue: agents, specOf, models, progress, session, notice: (message) => notices.push(message) });
   const notices = new NoticeQueue([
     () => instructionNotes.splice(0),
     () => agentNotes.splice(0),
@@ -148,16 +132,24 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
   const hooks = createHooks(config, session, specOf, () => secrets, () => turns.mode);
   untrustedHooksNote.push(...untrustedHooksNotes(hooks));
   const turns = new RuntimeTurns({ config, conversation, meter, offered, models, session, notices, progress, searchSources, sandbox, todo, secrets, specOf, hooks, subagents });
-  const instructions = {
-    files: instructionFiles,
+  const instructions = reloadableInstructions(config, instructionFiles, () => skillsSection(skills.skills), offered, meter);
+  return asRuntime({ config, conversation, instructions, skills, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines, hooks, subagents });
+}
+
+/**
+ * The instruction files read at start, and read again on request (/memory, /init): the system
+ * prompt's project section is rebuilt with them and the window's reserve follows it.
+ */
+function reloadableInstructions(config: Config, files: readonly InstructionFile[], skills: () => string, offered: OfferedTools, meter: WindowMeter): RuntimePieces['instructions'] {
+  return {
+    files,
     reload(): readonly InstructionFile[] {
       this.files = loadInstructionFiles(config.cwd, config.home, config.secretPatterns).files;
-      offered.setProjectInstructions(instructionsSection(this.files) + skillsSection(skills.skills));
+      offered.setProjectInstructions(instructionsSection(this.files) + skills());
       meter.fitter.reserveFor(offered.instructions, offered.tools);
       return this.files;
     },
   };
-  return asRuntime({ config, conversation, instructions, skills, mcp, sandbox, networkGrants, todo, secrets, specOf, models, session, meter, offered, turns, shellLines, hooks, subagents });
 }
 
 /** The pieces a runtime is made of. */

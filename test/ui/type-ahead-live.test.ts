@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { type AgentEvent } from '../../src/agent/loop/events.ts';
 import { emptyUsage } from '../../src/shared/token-usage.ts';
-import { LineEditor } from '../../src/ui/input/line-editor.ts';
+import { LineEditor } from '../../src/ui/input/editor/line-editor.ts';
 import { TerminalRenderer } from '../../src/ui/render/terminal-renderer.ts';
 import { FakeInput, FakeOutput } from '../helpers/fake-terminal.ts';
 import { terminalAfter } from '../helpers/screen-model.ts';

@@ -50,20 +50,7 @@ export async function runAcp(options: AcpOptions): Promise<number> {
   const commands = new Map<string, LoadedCommands>();
   let capabilities: ClientCapabilities = {};
 
-  /** The configuration of a session's folder, as if Sylvan had been started there. */
-  const configFor = (cwd: string): Config => {
-    if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got "${cwd}".`);
-    try {
-      const loaded = loadConfig(options.argv, options.env, cwd);
-      if (!('cwd' in loaded)) throw new ConfigError('--help and --version do not start a session.');
-      for (const note of loaded.notes ?? []) options.log(sanitizeLine(note));
-      return loaded;
-    } catch (error) {
-      if (missingKey(error)) throw RequestError.authRequired(undefined, (error as Error).message);
-      if (error instanceof ConfigError) throw RequestError.invalidParams(undefined, error.message);
-      throw error;
-    }
-  };
+  const configFor = (cwd: string): Config => folderConfig(options, cwd);
 
   const open = async (client: AgentContext, cwd: string, mcpServers: McpServer[], resumedId?: string) => {
     const config = withEditorMcpServers(configFor(cwd), mcpServers);
@@ -99,18 +86,7 @@ export async function runAcp(options: AcpOptions): Promise<number> {
   const app = agent({ name: 'sylvan' })
     .onRequest('initialize', async ({ params }): Promise<InitializeResponse> => {
       capabilities = params.clientCapabilities ?? {};
-      const startup = options.startup;
-      const variable = 'problem' in startup ? missingKey(startup.problem) : undefined;
-      return {
-        protocolVersion: PROTOCOL_VERSION,
-        agentInfo: { name: 'sylvan', title: 'Sylvan', version: options.version },
-        agentCapabilities: {
-          loadSession: true,
-          promptCapabilities: { image: 'model' in startup && acceptsImages(startup.model), embeddedContext: true },
-          mcpCapabilities: { http: true },
-        },
-        authMethods: variable ? [{ id: 'environment-key', name: `Set ${variable}`, description: `Sylvan reads its key from ${variable} in the environment the editor starts it with (or .env in the project): set it there and start Sylvan again.` }] : [],
-      };
+      return initializeResponse(options);
     })
     .onRequest('authenticate', async () => {
       // Sylvan's keys come from the environment: nothing to do but check again.
@@ -157,4 +133,35 @@ export async function runAcp(options: AcpOptions): Promise<number> {
   for (const session of sessions.values()) session.close();
   await Promise.all([...sessions.values()].map((session) => session.runtime.mcp.close()));
   return 0;
+}
+
+/** The configuration of a session's folder, as if Sylvan had been started there; a missing key asks the editor to authenticate. */
+function folderConfig(options: AcpOptions, cwd: string): Config {
+  if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got "${cwd}".`);
+  try {
+    const loaded = loadConfig(options.argv, options.env, cwd);
+    if (!('cwd' in loaded)) throw new ConfigError('--help and --version do not start a session.');
+    for (const note of loaded.notes ?? []) options.log(sanitizeLine(note));
+    return loaded;
+  } catch (error) {
+    if (missingKey(error)) throw RequestError.authRequired(undefined, (error as Error).message);
+    if (error instanceof ConfigError) throw RequestError.invalidParams(undefined, error.message);
+    throw error;
+  }
+}
+
+/** What Sylvan can do, told once: images if the model reads them, and how to give it a missing key. */
+function initializeResponse(options: AcpOptions): InitializeResponse {
+  const startup = options.startup;
+  const variable = 'problem' in startup ? missingKey(startup.problem) : undefined;
+  return {
+    protocolVersion: PROTOCOL_VERSION,
+    agentInfo: { name: 'sylvan', title: 'Sylvan', version: options.version },
+    agentCapabilities: {
+      loadSession: true,
+      promptCapabilities: { image: 'model' in startup && acceptsImages(startup.model), embeddedContext: true },
+      mcpCapabilities: { http: true },
+    },
+    authMethods: variable ? [{ id: 'environment-key', name: `Set ${variable}`, description: `Sylvan reads its key from ${variable} in the environment the editor starts it with (or .env in the project): set it there and start Sylvan again.` }] : [],
+  };
 }

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
-import { LineEditor } from '../../../src/ui/input/line-editor.ts';
+import { LineEditor } from '../../../src/ui/input/editor/line-editor.ts';
 import { FakeInput, FakeOutput } from '../../helpers/fake-terminal.ts';
 
 let editors: LineEditor[] = [];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { createCompleter } from '../../../src/ui/input/completion.ts';
-import { LineEditor } from '../../../src/ui/input/line-editor.ts';
+import { LineEditor } from '../../../src/ui/input/editor/line-editor.ts';
 import { FakeInput, FakeOutput } from '../../helpers/fake-terminal.ts';
 
 let editors: LineEditor[] = [];

@@ -1,15 +1,15 @@
-import type { Choice, ChoiceResult, LineReader, PickRequest, ReadOptions, ReadResult, TypeAhead } from './line-reader-contract.ts';
-import { sanitize } from '../../shared/sanitize.ts';
-import type { Completer } from './completion.ts';
-import { KeyDecoder } from './keys.ts';
-import { enterEditingMode, withEntersTypedBeforeRawMode } from './terminal-modes.ts';
-import { ChoiceMode } from './modes/choice-mode.ts';
-import type { KeyMode } from './modes/key-mode.ts';
-import { lendToEditor } from './modes/lend-to-editor.ts';
-import { PickMode } from './modes/pick-mode.ts';
-import { PromptMode, type ActiveRead } from './modes/prompt-mode.ts';
-import { SharedInput } from './modes/shared-input.ts';
-import { TypeAheadMode } from './modes/type-ahead-mode.ts';
+import type { Choice, ChoiceResult, LineReader, PickRequest, ReadOptions, ReadResult, TypeAhead } from '../line-reader-contract.ts';
+import { sanitize } from '../../../shared/sanitize.ts';
+import type { Completer } from '../completion.ts';
+import { KeyDecoder } from '../keys.ts';
+import { enterEditingMode, withEntersTypedBeforeRawMode } from '../terminal-modes.ts';
+import { ChoiceMode } from '../modes/choice-mode.ts';
+import type { KeyMode } from '../modes/key-mode.ts';
+import { lendToEditor } from '../modes/lend-to-editor.ts';
+import { PickMode } from '../modes/pick-mode.ts';
+import { PromptMode, type ActiveRead } from '../modes/prompt-mode.ts';
+import { SharedInput } from '../modes/shared-input.ts';
+import { TypeAheadMode } from '../modes/type-ahead-mode.ts';
 
 export interface LineEditorOptions {
   input: NodeJS.ReadStream;
