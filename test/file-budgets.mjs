@@ -69,8 +69,11 @@ export const SPAWNING_FILES = {
   'test/hooks/subagent-hooks-cli.test.ts': { seconds: 10, waitsFor: "4 CLI runs whose subagents meet shell-script hooks: SubagentStart, SubagentStop (once and bounded), a PreToolUse deny" },
 };
 
-/** Imports that mean a file starts the CLI (or a terminal) itself. */
-export const STARTS_THE_CLI = /helpers\/(start-cli|run-cli|run-cli-limited|cli-against-server|terminal)\.ts/;
+/**
+ * What in a file's source means it starts the built CLI (or a terminal) itself: a run of
+ * test/helpers/cli.ts that is not `inProcess: true`, the built CLI by its path, a terminal or an ACP client.
+ */
+export const STARTS_THE_CLI = /\b(startCli|runCliTimed)\(|\bcliEntry\b|\brunCli\((?!\{ inProcess: true)|helpers\/(terminal|acp-client)\.ts/;
 
 /**
  * The in-process files that take longest in a shard (seconds, idle 2-core machine, Node 20), so
