@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { writeFileAtomic } from '../../src/shared/atomic-write.ts';
 import { createReadFileTool } from '../../src/tools/files/read-file.ts';
 import { isSecretPath } from '../../src/shared/workspace-path.ts';
 import { createWriteFileTool } from '../../src/tools/files/write-file.ts';
 import { childScript } from '../helpers/child-script.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
-const folders: string[] = [];
-const tempWorkspace = (prefix: string) => {
-  const folder = mkdtempSync(path.join(tmpdir(), prefix));
-  folders.push(folder);
-  return folder;
-};
-after(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
 
 const callOptions = { toolCallId: 'call-1', messages: [], context: {} };
 const write = (workspaceRoot: string, input: { path: string; content: string }) =>
