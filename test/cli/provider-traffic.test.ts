@@ -140,7 +140,7 @@ async function cliAgainstServerAsOpenAI(replies: Reply[], args: string[]) {
   const { closeAtEnd } = await import('../helpers/served.ts');
   const { runCli } = await import('../helpers/cli.ts');
   const server = closeAtEnd(await startDashScopeServer({ replies }));
-  const result = await runCli({ args, env: { ...asOpenAICompatible(server.baseURL), SYLVAN_MAX_RETRIES: '0' } });
+  const result = await runCli({ inProcess: true, args, env: { ...asOpenAICompatible(server.baseURL), SYLVAN_MAX_RETRIES: '0' } });
   return { server, result };
 }
 
