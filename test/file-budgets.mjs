@@ -22,12 +22,12 @@ export const SPAWNING_FILES = {
   'test/hardening/sessions.test.ts': { seconds: 15, waitsFor: '5 CLI runs, one killed mid-turn and one holding a session; 4 more in-process' },
   'test/cli/exit-screen.test.ts': { seconds: 20, waitsFor: '6 terminal (tmux) sessions, each ended with Ctrl-C twice' },
   'test/cli/line-editor-pty.test.ts': { seconds: 15, waitsFor: '5 terminal sessions typed at key by key, one before the CLI has started' },
-  'test/mcp/mcp-prompts-resources.test.ts': { seconds: 20, waitsFor: '3 print-mode runs and one terminal session, each starting server-everything; the session runs 5 turns' },
+  'test/mcp/server-everything-prompts.test.ts': { seconds: 20, waitsFor: '3 print-mode runs and one terminal session, each starting server-everything; the session runs 5 turns' },
   'test/mcp/mcp-lifecycle.test.ts': { seconds: 15, waitsFor: '3 CLI runs with a test MCP server, ended by SIGINT, SIGTERM and SIGHUP' },
   'test/hardening/token-redaction.test.ts': { seconds: 10, waitsFor: '3 CLI runs' },
   'test/hardening/denial-reasons.test.ts': { seconds: 10, waitsFor: 'one CLI run and one terminal session answering an approval' },
   'test/cli/built-cli.test.ts': { seconds: 10, waitsFor: '9 runs of bin/sylvan.js (--help, --version, a mock turn, parts of the install gone) and two builds, one watched file by file' },
-  'test/cli/custom-commands.test.ts': { seconds: 10, waitsFor: '2 CLI runs against loopback servers and one terminal (tmux) session' },
+  'test/cli/custom-commands-export-copy.test.ts': { seconds: 10, waitsFor: '2 CLI runs against loopback servers and one terminal (tmux) session' },
   'test/hardening/key-redaction.test.ts': { seconds: 10, waitsFor: '5 CLI runs' },
   'test/cli/interrupt-pty.test.ts': { seconds: 10, waitsFor: 'one terminal session interrupted mid-turn' },
   'test/cli/todo-tmux.test.ts': { seconds: 15, waitsFor: 'one tmux session (a turn held open while its checklist is read) and one piped --resume run' },
@@ -49,12 +49,12 @@ export const SPAWNING_FILES = {
   'test/hardening/home-folder-credentials.test.ts': { seconds: 10, waitsFor: '2 CLI runs in a home folder, under --yes and in auto-edit mode' },
   'test/mcp/server-ancestor-environ.test.ts': { seconds: 10, waitsFor: '2 print-mode runs, each starting a stdio MCP server that scans /proc' },
   'test/hardening/own-files.test.ts': { seconds: 15, waitsFor: '9 CLI runs reading FIFOs, devices and a 1 GB file' },
-  'test/hardening/files.test.ts': { seconds: 10, waitsFor: 'three 100 MB writers killed mid-write, 300 racing writes (CPU-bound, stopped at 15 s)' },
+  'test/hardening/write-safety.test.ts': { seconds: 10, waitsFor: 'three 100 MB writers killed mid-write, 300 racing writes (CPU-bound, stopped at 15 s)' },
   'test/cli/memory-question-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session: /memory add answered yes, a # line answered no, /memory edit with a scripted editor, one turn' },
   'test/cli/modes-tmux.test.ts': { seconds: 10, waitsFor: '5 terminal (tmux) sessions cycling the approval modes' },
   'test/cli/first-session-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session against a loopback DashScope: Ctrl-L and typing, two approvals, /export, a !command in bubblewrap' },
   'test/mcp/mcp-start-timeout-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session whose MCP server never answers within its 1 s start limit' },
-  'test/cli/checkpoints.test.ts': { seconds: 10, waitsFor: '2 terminal sessions undoing and rewinding, one resumed with --continue' },
+  'test/cli/undo-and-rewind-repl.test.ts': { seconds: 10, waitsFor: '2 terminal sessions undoing and rewinding, one resumed with --continue' },
   'test/cli/sandbox.test.ts': { seconds: 20, waitsFor: '8 CLI runs, commands in bubblewrap, without it, or with a bwrap that cannot start' },
   'test/cli/network-grant-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session: a command granted the network and stopped, then a second with its call id' },
   'test/cli/sandbox-escapes.test.ts': { seconds: 15, waitsFor: '6 CLI runs: a command at .git in bubblewrap, HEAD made a FIFO and a link to /dev/zero then a new start each, a command at host Unix sockets' },
@@ -69,8 +69,11 @@ export const SPAWNING_FILES = {
   'test/hooks/subagent-hooks-cli.test.ts': { seconds: 10, waitsFor: "4 CLI runs whose subagents meet shell-script hooks: SubagentStart, SubagentStop (once and bounded), a PreToolUse deny" },
 };
 
-/** Imports that mean a file starts the CLI (or a terminal) itself. */
-export const STARTS_THE_CLI = /helpers\/(start-cli|run-cli|run-cli-limited|cli-against-server|terminal)\.ts/;
+/**
+ * What in a file's source means it starts the built CLI (or a terminal) itself: a run of
+ * test/helpers/cli.ts that is not `inProcess: true`, the built CLI by its path, a terminal or an ACP client.
+ */
+export const STARTS_THE_CLI = /\b(startCli|runCliTimed)\(|\bcliEntry\b|\brunCli\((?!\{ inProcess: true)|helpers\/(terminal|acp-client)\.ts/;
 
 /**
  * The in-process files that take longest in a shard (seconds, idle 2-core machine, Node 20), so
@@ -82,12 +85,12 @@ export const IN_PROCESS_SECONDS = {
   'test/cli/web.test.ts': 3.2,
   'test/cli/provider-errors.test.ts': 2.8,
   'test/cli/provider-traffic.test.ts': 2.3,
-  'test/cli/error-meaning.test.ts': 1.2,
+  'test/cli/error-lines-by-meaning.test.ts': 1.2,
   'test/cli/cut-off-answer.test.ts': 1.1,
   'test/tools/shell/run-command.test.ts': 4.6,
   'test/tools/files/search-files.test.ts': 2.5,
   'test/import-cycles.test.ts': 2.1,
-  'test/checkpoints/checkpoints.test.ts': 1.7,
+  'test/checkpoints/undo-restores-files.test.ts': 1.7,
   'test/checkpoints/checkpoint-limits.test.ts': 2.5,
   'test/providers/cache-markers.test.ts': 1.2,
   'test/tools/web/web-search.test.ts': 1.0,

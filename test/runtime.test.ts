@@ -8,7 +8,7 @@ import type { Config } from '../src/config/config.ts';
 import { createRuntime } from '../src/runtime/create-runtime.ts';
 import type { Runtime } from '../src/runtime/runtime.ts';
 import { printApproval } from './helpers/approval-policies.ts';
-import { tempFolder } from './helpers/children.ts';
+import { tempWorkspace } from './helpers/temp-workspace.ts';
 import { contentText } from './helpers/chat-requests.ts';
 import { text, type DashScopeServer, type RecordedRequest, type ScriptedUsage } from './helpers/dashscope-server.ts';
 import { withDeadline } from './helpers/deadline.ts';
@@ -43,7 +43,7 @@ async function startRuntime(usage: ScriptedUsage): Promise<Started> {
       summaryUsage: usage,
     }),
   );
-  const cwd = tempFolder('sylvan-runtime-');
+  const cwd = tempWorkspace('sylvan-runtime-');
   const config = loadConfig(
     [],
     {

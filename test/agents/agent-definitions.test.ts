@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { loadAgentCatalogue } from '../../src/agents/agent-catalogue.ts';
 import { parseAgentFile } from '../../src/agents/agent-file.ts';
 import { agentToolNames } from '../../src/agents/agent-tools.ts';
-import { tempFolder } from '../helpers/children.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 const file = (lines: string[]) => lines.join('\n');
 
@@ -35,8 +35,8 @@ describe('agent definition files', () => {
   });
 
   test('a broken file is named with what is wrong and not used; the user\'s file wins over the project\'s of the same name', () => {
-    const workspace = tempFolder('sylvan-agents-');
-    const home = tempFolder('sylvan-agents-home-');
+    const workspace = tempWorkspace('sylvan-agents-');
+    const home = tempWorkspace('sylvan-agents-home-');
     mkdirSync(join(workspace, '.sylvan', 'agents'), { recursive: true });
     mkdirSync(join(home, 'agents'), { recursive: true });
     writeFileSync(join(workspace, '.sylvan', 'agents', 'helper.md'), file(['---', 'name: helper', 'description: project', '---', 'project prompt']));

@@ -6,14 +6,14 @@ import type { Tool } from 'ai';
 import { checkpointFolder } from '../../src/checkpoints/checkpoint-store.ts';
 import { SessionCheckpoints, type SessionCheckpointsOptions } from '../../src/checkpoints/session-checkpoints.ts';
 import { createTools } from '../../src/tools/registry/create-tools.ts';
-import { tempFolder } from '../helpers/children.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 const never = async () => false;
 
 /** A workspace, a home, one session's checkpoints and the real write_file wired to them. */
 function setUp(bounds?: SessionCheckpointsOptions['bounds']) {
-  const workspace = tempFolder('sylvan-index-log-ws-');
-  const home = tempFolder('sylvan-index-log-home-');
+  const workspace = tempWorkspace('sylvan-index-log-ws-');
+  const home = tempWorkspace('sylvan-index-log-home-');
   const open = () => new SessionCheckpoints({ home, sessionId: 's-1', workspaceRoot: workspace, bounds });
   const checkpoints = open();
   const tools = createTools({ workspaceRoot: workspace, weather: 'sample', secretPatterns: [], toolTimeoutMs: 60_000, checkpoints: () => checkpoints });

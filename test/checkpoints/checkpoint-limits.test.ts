@@ -8,15 +8,15 @@ import type { Tool } from 'ai';
 import { checkpointFolder } from '../../src/checkpoints/checkpoint-store.ts';
 import { SessionCheckpoints, type SessionCheckpointsOptions } from '../../src/checkpoints/session-checkpoints.ts';
 import { createTools } from '../../src/tools/registry/create-tools.ts';
-import { tempFolder } from '../helpers/children.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 const never = async () => false;
 const MB = 1024 * 1024;
 
 /** A git repository with one commit, the session's checkpoints (default bounds unless given) and the real tools wired to them. */
 function setUp(bounds?: SessionCheckpointsOptions['bounds']) {
-  const workspace = tempFolder('sylvan-limits-ws-');
-  const home = tempFolder('sylvan-limits-home-');
+  const workspace = tempWorkspace('sylvan-limits-ws-');
+  const home = tempWorkspace('sylvan-limits-home-');
   const git = (...args: string[]) =>
     execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.invalid', ...args], { cwd: workspace, env: { PATH: process.env.PATH ?? '', HOME: workspace } });
   git('init', '-q');

@@ -5,18 +5,18 @@ import { describe, test } from 'node:test';
 import type { Tool } from 'ai';
 import { SessionCheckpoints } from '../../src/checkpoints/session-checkpoints.ts';
 import { createTools } from '../../src/tools/registry/create-tools.ts';
-import { tempFolder } from '../helpers/children.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 const never = async () => false;
 
 /** A workspace with sub/a.txt, a folder outside it holding its own a.txt, and the tools wired to the checkpoints. */
 function setUp() {
-  const workspace = tempFolder('sylvan-links-ws-');
-  const outside = tempFolder('sylvan-links-outside-');
+  const workspace = tempWorkspace('sylvan-links-ws-');
+  const outside = tempWorkspace('sylvan-links-outside-');
   mkdirSync(join(workspace, 'sub'));
   writeFileSync(join(workspace, 'sub', 'a.txt'), 'original\n');
   writeFileSync(join(outside, 'a.txt'), 'outside, not to be touched\n');
-  const checkpoints = new SessionCheckpoints({ home: tempFolder('sylvan-links-home-'), sessionId: 's-1', workspaceRoot: workspace });
+  const checkpoints = new SessionCheckpoints({ home: tempWorkspace('sylvan-links-home-'), sessionId: 's-1', workspaceRoot: workspace });
   const tools = createTools({ workspaceRoot: workspace, weather: 'sample', secretPatterns: [], toolTimeoutMs: 60_000, checkpoints: () => checkpoints });
   const write = (input: object) => (tools.write_file as Tool).execute!(input, { toolCallId: 'call-write', messages: [], context: {} }) as Promise<string>;
   /** What someone does after the turn: the folder moved away, a link out in its place. */

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import type { Tool } from 'ai';
 import { SessionCheckpoints } from '../../src/checkpoints/session-checkpoints.ts';
 import { createTools } from '../../src/tools/registry/create-tools.ts';
-import { tempFolder } from '../helpers/children.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { withDeadline } from '../helpers/deadline.ts';
 
 // Esc stops a running command for the turn at once, but the command may take seconds more to die
@@ -18,12 +18,12 @@ const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: cwd } });
 
 function setUp() {
-  const workspace = tempFolder('sylvan-stopped-command-ws-');
+  const workspace = tempWorkspace('sylvan-stopped-command-ws-');
   git(workspace, 'init', '-q');
   writeFileSync(join(workspace, 'kept.txt'), 'kept\n');
   git(workspace, 'add', 'kept.txt');
   git(workspace, 'commit', '-q', '-m', 'first');
-  const checkpoints = new SessionCheckpoints({ home: tempFolder('sylvan-stopped-command-home-'), sessionId: 's-1', workspaceRoot: workspace });
+  const checkpoints = new SessionCheckpoints({ home: tempWorkspace('sylvan-stopped-command-home-'), sessionId: 's-1', workspaceRoot: workspace });
   const tools = createTools({ workspaceRoot: workspace, weather: 'sample', secretPatterns: [], toolTimeoutMs: 60_000, checkpoints: () => checkpoints });
   return { workspace, checkpoints, runCommand: tools.run_command as Tool };
 }

@@ -8,7 +8,8 @@ import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { startDashScopeServer, text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { withDeadline } from '../helpers/deadline.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
-import { runCliTimed, tempWorkspace } from '../helpers/start-cli.ts';
+import { runCliTimed } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 // `sylvan --acp` driven by the ACP SDK's own client side, as an editor drives it, against a
 // loopback DashScope that plays the model's part.

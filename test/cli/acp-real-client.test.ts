@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { cleanCliEnvironment } from '../helpers/cli-environment.ts';
+import { cleanCliEnvironment, cliEntry } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { killAtEnd, processSlot } from '../helpers/children.ts';
 import { startDashScopeServer, text, toolCalls } from '../helpers/dashscope-server.ts';
 import { withDeadline } from '../helpers/deadline.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
-import { cliEntry, tempWorkspace } from '../helpers/start-cli.ts';
 
 // acpx, a headless ACP client from the npm registry, drives `sylvan --acp` to the end of a prompt:
 // an editor's side we did not write. It needs Node 22.13 or later: this Node, or the node@22 that

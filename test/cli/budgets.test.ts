@@ -6,8 +6,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { toolResultText } from '../helpers/chat-requests.ts';
 import { text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
-import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-limited.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 const KEY = 'sk-sylvan-budgets-test-3a7e';
 /** A model with a known mainland price: qwen-plus, ¥0.8 per million input tokens and ¥2 per million output. */
@@ -21,7 +21,7 @@ const calculating = (count: number): Reply[] =>
 
 describe('budgets in money, requests and time', CLI_TEST_TIMEOUT, () => {
   test('a session cost budget of ¥0.01 stops the turn at the request that crosses it, warned once at 80%, exit 3 in print mode', async () => {
-    const { server, result } = await inProcessAgainstServer({ replies: calculating(8) }, { key: KEY, env: ENV, args: ['-p', 'keep calculating', '--session-cost-budget', '0.01'] });
+    const { server, result } = await runCli({ inProcess: true, server: { replies: calculating(8) }, key: KEY, env: ENV, args: ['-p', 'keep calculating', '--session-cost-budget', '0.01'] });
     assert.equal(result.code, 3, result.stderr);
     // ¥0.0045, ¥0.0090 (90%: warned), ¥0.0135: the third request crosses ¥0.01 and no fourth is sent.
     assert.equal(server.requests.length, 3);
@@ -35,7 +35,7 @@ describe('budgets in money, requests and time', CLI_TEST_TIMEOUT, () => {
 
   test("--json's turn-end carries the turn's cost, in CNY on DashScope's mainland endpoint", async () => {
     const replies = [...calculating(1), text('Done.', { usage: { ...usage, cachedTokens: 1_000 } })];
-    const { result } = await inProcessAgainstServer({ replies }, { key: KEY, env: ENV, args: ['--json', 'one sum'] });
+    const { result } = await runCli({ inProcess: true, server: { replies }, key: KEY, env: ENV, args: ['--json', 'one sum'] });
     assert.equal(result.code, 0, result.stderr);
     const end = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).find((event) => event.type === 'turn-end');
     const cost = end?.cost as { currency: string; turn: number; session: number; cachedShare: number; saved: number };
@@ -48,7 +48,7 @@ describe('budgets in money, requests and time', CLI_TEST_TIMEOUT, () => {
   });
 
   test('a session request budget stops the turn after the request that reaches it', async () => {
-    const { server, result } = await inProcessAgainstServer({ replies: calculating(8) }, { key: KEY, env: { ...ENV, SYLVAN_SESSION_REQUEST_BUDGET: '2' }, args: ['-p', 'keep calculating'] });
+    const { server, result } = await runCli({ inProcess: true, server: { replies: calculating(8) }, key: KEY, env: { ...ENV, SYLVAN_SESSION_REQUEST_BUDGET: '2' }, args: ['-p', 'keep calculating'] });
     assert.equal(result.code, 3, result.stderr);
     assert.equal(server.requests.length, 2);
     assert.match(result.stderr, /Stopped: this session reached its session request budget \(2 of 2 requests\); raise it with --session-request-budget/);
@@ -60,7 +60,7 @@ describe('budgets in money, requests and time', CLI_TEST_TIMEOUT, () => {
       await delay(700);
       return calculating(index + 1)[index]!;
     };
-    const { server, result } = await inProcessAgainstServer({ respond }, { key: KEY, env: ENV, args: ['-p', 'keep calculating', '--turn-time-budget', '1'] });
+    const { server, result } = await runCli({ inProcess: true, server: { respond }, key: KEY, env: ENV, args: ['-p', 'keep calculating', '--turn-time-budget', '1'] });
     assert.equal(result.code, 3, result.stderr);
     assert.ok(server.requests.length >= 1 && server.requests.length <= 2, `${server.requests.length} requests`);
     assert.match(result.stderr, /Stopped: this turn reached its turn time budget \([0-9.]+ of 1 s\); raise it with --turn-time-budget/);
@@ -68,7 +68,7 @@ describe('budgets in money, requests and time', CLI_TEST_TIMEOUT, () => {
 
   test('a turn time budget ends a request that would outlast it', async () => {
     const started = Date.now();
-    const { result } = await inProcessAgainstServer({ replies: [{ kind: 'hang', headers: true }] }, { key: KEY, env: ENV, args: ['-p', 'wait', '--turn-time-budget', '1', '--timeout', '120'] });
+    const { result } = await runCli({ inProcess: true, server: { replies: [{ kind: 'hang', headers: true }] }, key: KEY, env: ENV, args: ['-p', 'wait', '--turn-time-budget', '1', '--timeout', '120'] });
     assert.equal(result.code, 3, result.stderr);
     assert.match(result.stderr, /Stopped: this turn reached its turn time budget \([0-9.]+ of 1 s\)/);
     assert.ok(Date.now() - started < 30_000, 'not left to the 120-second step timeout');
@@ -79,7 +79,7 @@ describe('budgets in money, requests and time', CLI_TEST_TIMEOUT, () => {
     mkdirSync(join(cwd, '.sylvan'));
     writeFileSync(join(cwd, '.sylvan', 'settings.json'), JSON.stringify({ sessionRequestBudget: 50 }));
     writeFileSync(join(cwd, '.env'), 'SYLVAN_SESSION_REQUEST_BUDGET=100\n');
-    const { server, result } = await inProcessAgainstServer({ replies: calculating(8) }, { key: KEY, cwd, env: { ...ENV, SYLVAN_SESSION_REQUEST_BUDGET: '2' }, args: ['-p', 'keep calculating'] });
+    const { server, result } = await runCli({ inProcess: true, server: { replies: calculating(8) }, key: KEY, cwd, env: { ...ENV, SYLVAN_SESSION_REQUEST_BUDGET: '2' }, args: ['-p', 'keep calculating'] });
     assert.equal(result.code, 3, result.stderr);
     assert.equal(server.requests.length, 2);
   });
@@ -88,7 +88,7 @@ describe('budgets in money, requests and time', CLI_TEST_TIMEOUT, () => {
     const cwd = tempWorkspace('sylvan-budgets-');
     mkdirSync(join(cwd, '.sylvan'));
     writeFileSync(join(cwd, '.sylvan', 'settings.json'), JSON.stringify({ sessionRequestBudget: 1 }));
-    const { server, result } = await inProcessAgainstServer({ replies: calculating(8) }, { key: KEY, cwd, env: { ...ENV, SYLVAN_SESSION_REQUEST_BUDGET: '5' }, args: ['-p', 'keep calculating'] });
+    const { server, result } = await runCli({ inProcess: true, server: { replies: calculating(8) }, key: KEY, cwd, env: { ...ENV, SYLVAN_SESSION_REQUEST_BUDGET: '5' }, args: ['-p', 'keep calculating'] });
     assert.equal(result.code, 3, result.stderr);
     assert.equal(server.requests.length, 1);
     assert.match(result.stderr, /the folder lowered it \(sessionRequestBudget in .*\.sylvan\/settings\.json\); raise it there\./);
@@ -96,10 +96,10 @@ describe('budgets in money, requests and time', CLI_TEST_TIMEOUT, () => {
 
   test('the session file keeps the running cost: --continue resumes it against the session budget', async () => {
     const cwd = tempWorkspace('sylvan-budgets-');
-    const first = await inProcessAgainstServer({ replies: [...calculating(1), text('Done.', { usage })] }, { key: KEY, cwd, env: ENV, args: ['-p', 'two requests'] });
+    const first = await runCli({ inProcess: true, server: { replies: [...calculating(1), text('Done.', { usage })] }, key: KEY, cwd, env: ENV, args: ['-p', 'two requests'] });
     assert.equal(first.result.code, 0, first.result.stderr);
     // ¥0.0090 spent; the resumed session's budget of ¥0.01 is crossed by its first request.
-    const second = await inProcessAgainstServer({ replies: calculating(4) }, { key: KEY, cwd, env: ENV, args: ['-p', 'more', '--continue', '--session-cost-budget', '0.01'] });
+    const second = await runCli({ inProcess: true, server: { replies: calculating(4) }, key: KEY, cwd, env: ENV, args: ['-p', 'more', '--continue', '--session-cost-budget', '0.01'] });
     assert.equal(second.result.code, 3, second.result.stderr);
     assert.equal(second.server.requests.length, 1);
     assert.match(second.result.stderr, /session cost budget \(¥0\.0135 of ¥0\.0100\)/);
@@ -107,7 +107,7 @@ describe('budgets in money, requests and time', CLI_TEST_TIMEOUT, () => {
 
   test('a model with no known price says so once, and the money budget does not apply to it', async () => {
     const replies = [...calculating(2), text('Done.', { usage })];
-    const { result } = await inProcessAgainstServer({ replies }, { key: KEY, env: { SYLVAN_MODEL: 'my-own-model' }, args: ['-p', 'sums', '--turn-cost-budget', '0.000001'] });
+    const { result } = await runCli({ inProcess: true, server: { replies }, key: KEY, env: { SYLVAN_MODEL: 'my-own-model' }, args: ['-p', 'sums', '--turn-cost-budget', '0.000001'] });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stderr.match(/no price is known for my-own-model: the money budgets do not apply to it/g)?.length, 1);
   });
@@ -118,7 +118,7 @@ describe('budgets in money, requests and time', CLI_TEST_TIMEOUT, () => {
     mkdirSync(home);
     // ¥100 per million input tokens: 5,000 tokens cost ¥0.5, past the ¥0.1 turn budget at once.
     writeFileSync(join(home, 'settings.json'), JSON.stringify({ prices: { 'qwen-plus': { input: 100, output: 0 } } }));
-    const { server, result } = await inProcessAgainstServer({ replies: calculating(4) }, { key: KEY, cwd, env: { ...ENV, SYLVAN_HOME: home }, args: ['-p', 'sums', '--turn-cost-budget', '0.1'] });
+    const { server, result } = await runCli({ inProcess: true, server: { replies: calculating(4) }, key: KEY, cwd, env: { ...ENV, SYLVAN_HOME: home }, args: ['-p', 'sums', '--turn-cost-budget', '0.1'] });
     assert.equal(result.code, 3, result.stderr);
     assert.equal(server.requests.length, 1);
     assert.match(result.stderr, /this turn reached its turn cost budget \(¥0\.5000 of ¥0\.1000\)/);
@@ -128,7 +128,7 @@ describe('budgets in money, requests and time', CLI_TEST_TIMEOUT, () => {
 describe('the circuit breaker', CLI_TEST_TIMEOUT, () => {
   test('a model that only changes a number each step is told once, then stopped with repeated-call', async () => {
     const replies = Array.from({ length: 12 }, (_, index) => toolCalls([{ id: `call_${index}`, name: 'calculate', arguments: { expression: `${index + 1} + 1` } }]));
-    const { server, result } = await inProcessAgainstServer({ replies }, { key: KEY, env: ENV, args: ['--json', 'count up'] });
+    const { server, result } = await runCli({ inProcess: true, server: { replies }, key: KEY, env: ENV, args: ['--json', 'count up'] });
     assert.equal(result.code, 3, result.stderr);
     // The sixth near-identical call is answered with a warning; the seventh is refused and ends the turn.
     assert.equal(server.requests.length, 7);
@@ -144,7 +144,7 @@ describe('the circuit breaker', CLI_TEST_TIMEOUT, () => {
         ? toolCalls([{ id: `call_${index}`, name: 'calculate', arguments: { expression: '6 * 7' } }])
         : toolCalls([{ id: `call_${index}`, name: 'current_time', arguments: {} }]),
     );
-    const { server, result } = await inProcessAgainstServer({ replies }, { key: KEY, env: ENV, args: ['-p', 'go round'] });
+    const { server, result } = await runCli({ inProcess: true, server: { replies }, key: KEY, env: ENV, args: ['-p', 'go round'] });
     assert.equal(result.code, 3, result.stderr);
     assert.equal(server.requests.length, 5);
     assert.match(toolResultText(server.requests[4]!, 'call_3'), /\[Sylvan: your last steps repeat the same cycle \(calculate → current_time\)/);
@@ -154,7 +154,7 @@ describe('the circuit breaker', CLI_TEST_TIMEOUT, () => {
   test('a model retrying a failing command in other words is told once, then stopped', async () => {
     const commands = ['test -f missing.txt', 'test -e missing.txt', '[ -f missing.txt ]', 'test -r missing.txt', 'test -s missing.txt', 'test -d missing.txt'];
     const replies = commands.map((command, index) => toolCalls([{ id: `call_${index}`, name: 'run_command', arguments: { command } }]));
-    const { server, result } = await inProcessAgainstServer({ replies }, { key: KEY, env: ENV, args: ['-p', 'retry', '--yes'] });
+    const { server, result } = await runCli({ inProcess: true, server: { replies }, key: KEY, env: ENV, args: ['-p', 'retry', '--yes'] });
     assert.equal(result.code, 3, result.stderr);
     // The third failure is answered with a warning; the fourth, after it, ends the turn.
     assert.equal(server.requests.length, 4);
@@ -166,7 +166,7 @@ describe('the circuit breaker', CLI_TEST_TIMEOUT, () => {
     // Different commands, the same output every time.
     const commands = ['echo same', "echo 'same'", 'echo "same"', "printf 'same\\n'", 'echo same;', 'true && echo same', 'echo same | cat', ': ; echo same'];
     const replies = commands.map((command, index) => toolCalls([{ id: `call_${index}`, name: 'run_command', arguments: { command } }]));
-    const { server, result } = await inProcessAgainstServer({ replies }, { key: KEY, env: ENV, args: ['-p', 'say same', '--yes'] });
+    const { server, result } = await runCli({ inProcess: true, server: { replies }, key: KEY, env: ENV, args: ['-p', 'say same', '--yes'] });
     assert.equal(result.code, 3, result.stderr);
     // Step 1 is new; steps 2-5 bring nothing: the fifth result carries the note, and step 6 ends the turn.
     assert.equal(server.requests.length, 6);
@@ -190,7 +190,7 @@ describe('the circuit breaker', CLI_TEST_TIMEOUT, () => {
       { name: 'list_files', arguments: { path: '.', recursive: true } },
     ];
     const replies = [...calls.map((call, index) => toolCalls([{ id: `call_${index}`, ...call }])), text('All read.')];
-    const { server, result } = await inProcessAgainstServer({ replies }, { key: KEY, cwd, env: ENV, args: ['-p', 'read everything', '--max-steps', '20'] });
+    const { server, result } = await runCli({ inProcess: true, server: { replies }, key: KEY, cwd, env: ENV, args: ['-p', 'read everything', '--max-steps', '20'] });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(server.requests.length, calls.length + 1);
     assert.doesNotMatch(result.stderr, /Sylvan:|going round in circles/);

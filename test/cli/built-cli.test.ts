@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { cleanCliEnvironment } from '../helpers/cli-environment.ts';
+import { cleanCliEnvironment } from '../helpers/cli.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const version = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { startDashScopeServer, text, toolCalls, type Responder } from '../helpers/dashscope-server.ts';
-import { tempFolder } from '../helpers/children.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { startTerminal, type Terminal } from '../helpers/terminal.ts';
 
@@ -59,13 +59,13 @@ const DONE = /done\.[\s\S]*› /;
 
 describe('checkpoints on a full disk', { timeout: 120_000 }, () => {
   test('a change whose checkpoint cannot be written is not made, and that is said at once; with space again the next one is checkpointed', async (context) => {
-    const workspace = tempFolder('sylvan-disk-full-');
+    const workspace = tempWorkspace('sylvan-disk-full-');
     const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.invalid', ...args], { cwd: workspace, env: { PATH: process.env.PATH ?? '', HOME: workspace } });
     git('init', '-q');
     writeFileSync(join(workspace, 'b.txt'), 'bee\n');
     git('add', '.');
     git('commit', '-q', '-m', 'first');
-    const home = tempFolder('sylvan-disk-full-home-');
+    const home = tempWorkspace('sylvan-disk-full-home-');
     const checkpoints = join(home, 'checkpoints');
     const skip = smallDisk(checkpoints);
     if (skip) return context.skip(skip);

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
 import { text, toolCalls } from '../helpers/dashscope-server.ts';
 
 // Issue 23, section 2: an answer the model stopped at its output limit (finish reason `length`)
@@ -16,9 +16,9 @@ const NOTICE = 'The answer was cut off at the model\'s output limit. Say "contin
 const lines = (output: string): string[] => output.split('\n').filter((line) => line.trim() !== '');
 
 const cut = text('The first half of a long answer', { finishReason: 'length' });
-const plain = inProcessAgainstServer({ replies: [cut] }, { args: ['-p', 'explain everything'], key: KEY });
-const json = inProcessAgainstServer({ replies: [cut] }, { args: ['-p', '--json', 'explain everything'], key: KEY });
-const whole = inProcessAgainstServer({ replies: [text('A whole answer.')] }, { args: ['-p', '--json', 'explain briefly'], key: KEY });
+const plain = runCli({ inProcess: true, server: { replies: [cut] }, args: ['-p', 'explain everything'], key: KEY });
+const json = runCli({ inProcess: true, server: { replies: [cut] }, args: ['-p', '--json', 'explain everything'], key: KEY });
+const whole = runCli({ inProcess: true, server: { replies: [text('A whole answer.')] }, args: ['-p', '--json', 'explain briefly'], key: KEY });
 
 describe('a cut-off answer says so', TIMEOUT, () => {
   test('print mode: the answer on stdout, the notice on stderr, exit 0', async () => {
@@ -52,10 +52,7 @@ describe('a cut-off answer says so', TIMEOUT, () => {
 // path or a content cut short is still valid JSON): it is not run, and the model is told why.
 const writeCall = { id: 'call_write', name: 'write_file', arguments: { path: 'notes.txt', content: 'the first half' } };
 const writeWith = (finishReason: string) =>
-  inProcessAgainstServer(
-    { replies: [toolCalls([writeCall], { finishReason }), text('Noted.')] },
-    { args: ['-p', '--yes', 'write my notes'], key: KEY },
-  );
+  runCli({ inProcess: true, server: { replies: [toolCalls([writeCall], { finishReason }), text('Noted.')] }, args: ['-p', '--yes', 'write my notes'], key: KEY });
 const cutWrite = writeWith('length');
 const wholeWrite = writeWith('tool_calls');
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { cut, startDashScopeServer, text, type ChatMessage, type CutEnd, type DashScopeServer, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
 import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
-import { runCliInProcess } from '../helpers/run-cli-in-process.ts';
+import { runCli } from '../helpers/cli.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 
 // An answer is whole only once its end marker arrived (a finish reason, or [DONE]). A stream that
@@ -39,7 +39,7 @@ describe('an answer cut short in print mode', { concurrency: true }, () => {
   ] as const satisfies ReadonlyArray<readonly [CutEnd, RegExp]>) {
     test(`three chunks, then the ${end === 'reset' ? 'connection reset' : 'body ended without a finish reason or [DONE]'}: all three shown, one line, exit 1`, CLI_TEST_TIMEOUT, async () => {
       const server = await serve(() => cut(THREE_CHUNKS, undefined, end));
-      const result = await runCliInProcess({ args: ['-p', 'count to three'], env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '2' }) });
+      const result = await runCli({ inProcess: true, args: ['-p', 'count to three'], env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '2' }) });
 
       assert.equal(result.stdout, `${THREE_CHUNKS}\n`, 'every chunk that arrived is on stdout, the line ended');
       assert.match(oneLine(result.stderr), line);
@@ -51,7 +51,7 @@ describe('an answer cut short in print mode', { concurrency: true }, () => {
   test('the same over an OpenAI-compatible server: the clean end without a marker is not taken for a whole answer', CLI_TEST_TIMEOUT, async () => {
     const server = await serve(() => cut(THREE_CHUNKS, undefined, 'close'));
     const env = { SYLVAN_PROVIDER: 'openai', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseURL, SYLVAN_MAX_RETRIES: '0' };
-    const result = await runCliInProcess({ args: ['-p', 'count to three'], env });
+    const result = await runCli({ inProcess: true, args: ['-p', 'count to three'], env });
 
     assert.equal(result.stdout, `${THREE_CHUNKS}\n`);
     assert.match(oneLine(result.stderr), ENDED_LINE);
@@ -60,7 +60,7 @@ describe('an answer cut short in print mode', { concurrency: true }, () => {
 
   test('a call whose arguments were cut off is neither shown nor run', CLI_TEST_TIMEOUT, async () => {
     const server = await serve(() => cut('Let me work it out.', [{ name: 'calculate', arguments: { expression: '6*7' } }], 'close'));
-    const result = await runCliInProcess({ args: ['-p', 'what is 6*7?'], env: dashscopeEnv(server) });
+    const result = await runCli({ inProcess: true, args: ['-p', 'what is 6*7?'], env: dashscopeEnv(server) });
 
     assert.equal(result.stdout, 'Let me work it out.\n');
     assert.match(oneLine(result.stderr), ENDED_LINE, 'no line for the call, no result');
@@ -73,7 +73,7 @@ describe('an answer cut short in print mode', { concurrency: true }, () => {
       { choices: [{ index: 0, delta: { role: 'assistant', content: 'Done' }, finish_reason: null }] },
       { choices: [{ index: 0, delta: { content: '.' }, finish_reason: 'stop' }] },
     ] }));
-    const result = await runCliInProcess({ args: ['-p', 'finish'], env: dashscopeEnv(server) });
+    const result = await runCli({ inProcess: true, args: ['-p', 'finish'], env: dashscopeEnv(server) });
 
     assert.equal(result.stderr, '');
     assert.equal(result.stdout, 'Done.\n');
@@ -83,7 +83,7 @@ describe('an answer cut short in print mode', { concurrency: true }, () => {
   for (const end of ['reset', 'close'] as const) {
     test(`cut short (${end}) before any text: sent again, and the second answer is the turn's`, CLI_TEST_TIMEOUT, async () => {
       const server = await serve((_request, index) => (index === 0 ? cut('', undefined, end) : text('Second try.')));
-      const result = await runCliInProcess({ args: ['-p', 'hello'], env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '1' }) });
+      const result = await runCli({ inProcess: true, args: ['-p', 'hello'], env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '1' }) });
 
       assert.equal(result.code, 0, result.stderr);
       assert.equal(result.stdout, 'Second try.\n');
@@ -97,7 +97,7 @@ describe('the REPL after an answer cut short', { concurrency: true }, () => {
     test(`(${end}) "continue" is sent with the question, without the partial answer`, CLI_TEST_TIMEOUT, async () => {
       const first = 'count to three';
       const server = await serve((_request, index) => (index === 0 ? cut(THREE_CHUNKS, undefined, end) : text('One, two, three, four.')));
-      const result = await runCliInProcess({ env: dashscopeEnv(server), stdin: `${first}\ncontinue\n` });
+      const result = await runCli({ inProcess: true, env: dashscopeEnv(server), stdin: `${first}\ncontinue\n` });
 
       assert.match(result.stdout, new RegExp(`${THREE_CHUNKS.replace(/[.,]/g, '\\$&')}\\n`), 'what arrived stays on screen');
       assert.match(result.stdout, end === 'reset' ? /cut off before the answer ended/ : /ended its stream before the answer ended/);

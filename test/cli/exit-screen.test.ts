@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { hang, httpError, startDashScopeServer, text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { withDeadline } from '../helpers/deadline.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
-import { tempWorkspace } from '../helpers/start-cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { startTerminal, type Terminal } from '../helpers/terminal.ts';
 
 // A new user's terminal: 60 columns, colour, CJK. However a turn ended, the status line (spinner,

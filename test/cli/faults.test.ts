@@ -15,24 +15,23 @@ import {
 } from '../helpers/dashscope-server.ts';
 import { killWhenDone } from '../helpers/children.ts';
 import { CLI_TEST_TIMEOUT, signal, withDeadline } from '../helpers/deadline.ts';
-import { runCliInProcess } from '../helpers/run-cli-in-process.ts';
-import { runCliTimed, startCli, type ExitedCli, type StartCliOptions } from '../helpers/start-cli.ts';
+import { runCli, runCliTimed, startCli, type CliOptions, type ExitedCli } from '../helpers/cli.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 
 // Fault injection (issue 4): the CLI against a loopback server that streams the way DashScope does,
 // asserting what a user sees — exit code, the one stderr line — and what the server received, down
 // to the validity of the conversation sent after a fault. The CLI runs in-process
-// (run-cli-in-process.ts), except where the process is the subject: the exit code the built CLI
+// (`runCli({ inProcess: true })`, test/helpers/cli.ts), except where the process is the subject: the exit code the built CLI
 // exits with, and Ctrl-C as a signal.
 
 const serve = async (options: DashScopeServerOptions): Promise<DashScopeServer> => closeAtEnd(await startDashScopeServer(options));
 const dashscope = dashscopeEnv;
 
 /** The CLI run to the end in-process; one that never ends fails the test, saying it hung. */
-const timedRun = runCliInProcess;
+const timedRun = (options: CliOptions) => runCli({ inProcess: true, ...options });
 
 /** The built CLI run to the end as a process; a run its safety net had to kill fails the test, saying it hung. */
-async function processRun(options: StartCliOptions): Promise<ExitedCli> {
+async function processRun(options: CliOptions): Promise<ExitedCli> {
   const result = await runCliTimed(options);
   assert.equal(result.killedBySafetyNet, false, `the CLI never exited by itself (killed by the safety net); stderr:\n${result.stderr}`);
   return result;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { probeSandbox } from '../../src/sandbox/availability.ts';
 import { startDashScopeServer, text, toolCalls, type Responder } from '../helpers/dashscope-server.ts';
-import { tempFolder } from '../helpers/children.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { startTerminal, type Terminal } from '../helpers/terminal.ts';
 
@@ -34,7 +34,7 @@ after(() => terminal?.close());
 
 async function session(): Promise<Terminal> {
   if (terminal) return terminal;
-  workspace = tempFolder('sylvan-first-');
+  workspace = tempWorkspace('sylvan-first-');
   const server = closeAtEnd(await startDashScopeServer({ respond }));
   terminal = await startTerminal({ cwd: workspace, env: { ...dashscopeEnv(server), SYLVAN_HOME: join(workspace, '.home'), SYLVAN_MAX_RETRIES: '0' }, columns: 100, rows: 30 });
   await terminal.expectScreen(/^›$/m, 'the first prompt');

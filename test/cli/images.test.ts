@@ -5,8 +5,8 @@ import { describe, test } from 'node:test';
 import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
 import { assertEveryRequestValid, requestAt } from '../helpers/chat-requests.ts';
 import { startDashScopeServer, text, type ChatMessage } from '../helpers/dashscope-server.ts';
-import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
-import { runCliInProcess, tempWorkspace } from '../helpers/run-cli-in-process.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { closeAtEnd } from '../helpers/served.ts';
 import { TINY_PNG } from '../helpers/pictures.ts';
 
@@ -21,7 +21,7 @@ function workspaceWithPicture(): string {
 
 /** The piped REPL in a workspace holding pic.png, against a loopback server answering every request. */
 const repl = (model: string, stdin: string) =>
-  inProcessAgainstServer({ respond: () => text('A small red square.') }, { cwd: workspaceWithPicture(), key: KEY, stdin, env: { SYLVAN_MODEL: model } });
+  runCli({ inProcess: true, server: { respond: () => text('A small red square.') }, cwd: workspaceWithPicture(), key: KEY, stdin, env: { SYLVAN_MODEL: model } });
 
 const vision = repl('qwen3-vl-plus', '@pic.png what is in this picture?\nand its colour?\n');
 const textModel = repl('qwen-plus-latest', '@pic.png what is in this picture?\n');
@@ -29,7 +29,7 @@ const textModel = repl('qwen-plus-latest', '@pic.png what is in this picture?\n'
 const openai = (async () => {
   const server = closeAtEnd(await startDashScopeServer({ respond: () => text('A small red square.'), apiKey: KEY }));
   const env = { SYLVAN_PROVIDER: 'openai', SYLVAN_MODEL: 'gpt-4o', OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL, SYLVAN_MAX_RETRIES: '0' };
-  return { server, result: await runCliInProcess({ cwd: workspaceWithPicture(), env, stdin: '@pic.png what is in this picture?\n' }) };
+  return { server, result: await runCli({ inProcess: true, cwd: workspaceWithPicture(), env, stdin: '@pic.png what is in this picture?\n' }) };
 })();
 openai.catch(() => {});
 

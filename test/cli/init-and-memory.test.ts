@@ -3,10 +3,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { contentText, requestAt } from '../helpers/chat-requests.ts';
-import { tempFolder } from '../helpers/children.ts';
-import { text, toolCalls, type RecordedRequest } from '../helpers/dashscope-server.ts';
+import { runCli, type CliOptions, type ServerRun } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
+import { text, toolCalls, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
 import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
-import { inProcessAgentServer } from '../helpers/in-process-with-home.ts';
+
+/** The CLI in this process against a loopback DashScope, in `cwd` with its own home folder (`~/.claude/skills`) outside it. */
+function inProcessAgentServer(folders: { cwd: string; home: string }, key: string, replies: Reply[], options: CliOptions = {}): Promise<ServerRun> {
+  return runCli({ inProcess: true, server: { replies }, key, cwd: folders.cwd, ...options, env: { HOME: folders.home, SYLVAN_SANDBOX: 'off', ...options.env } });
+}
 
 const KEY = 'sk-test-init-memory-2a9f31';
 const AGENTS = '# Project notes\n\nBuild: npm run build. Test: npm test -- FILE.\n';
@@ -23,7 +28,7 @@ const initReplies = [
 
 describe('/init against a loopback model', () => {
   test('/init asks the model to explore and write AGENTS.md; unapproved, nothing is written', CLI_TEST_TIMEOUT, async () => {
-    const folders = { cwd: tempFolder('sylvan-init-'), home: tempFolder() };
+    const folders = { cwd: tempWorkspace('sylvan-init-'), home: tempWorkspace() };
     const { server, result } = await inProcessAgentServer(folders, KEY, initReplies, { stdin: '/init\n' });
     assert.equal(result.code, 0, result.stderr);
     assert.match(lastUserText(requestAt(server, 0)), /^Explore this project with the read-only tools first[\s\S]*write AGENTS\.md at the workspace root with write_file/);
@@ -31,7 +36,7 @@ describe('/init against a loopback model', () => {
   });
 
   test('approved, /init writes AGENTS.md, and the next session has it in its system prompt', CLI_TEST_TIMEOUT, async () => {
-    const folders = { cwd: tempFolder('sylvan-init-'), home: tempFolder() };
+    const folders = { cwd: tempWorkspace('sylvan-init-'), home: tempWorkspace() };
     const first = await inProcessAgentServer(folders, KEY, initReplies, { args: ['--yes'], stdin: '/init\n/undo\n/redo\n' });
     assert.equal(first.result.code, 0, first.result.stderr);
     assert.equal(readFileSync(join(folders.cwd, 'AGENTS.md'), 'utf8'), AGENTS);
@@ -41,7 +46,7 @@ describe('/init against a loopback model', () => {
   });
 
   test('with an AGENTS.md there, /init asks for changes as an edit', CLI_TEST_TIMEOUT, async () => {
-    const folders = { cwd: tempFolder('sylvan-init-'), home: tempFolder() };
+    const folders = { cwd: tempWorkspace('sylvan-init-'), home: tempWorkspace() };
     writeFileSync(join(folders.cwd, 'AGENTS.md'), AGENTS);
     const { server } = await inProcessAgentServer(folders, KEY, [text('ok')], { stdin: '/init\n' });
     assert.match(lastUserText(requestAt(server, 0)), /already has an AGENTS\.md: read it, then propose improvements to it with edit_file/);
@@ -50,7 +55,7 @@ describe('/init against a loopback model', () => {
 
 describe('/memory against a loopback model', () => {
   test('/memory add asks which file, then for the write: unapproved (a pipe cannot ask), nothing changes', CLI_TEST_TIMEOUT, async () => {
-    const folders = { cwd: tempFolder('sylvan-memory-'), home: tempFolder() };
+    const folders = { cwd: tempWorkspace('sylvan-memory-'), home: tempWorkspace() };
     const { server, result } = await inProcessAgentServer(folders, KEY, [text('ok')], { stdin: '/memory add Use pnpm, not npm\np\nhello\n' });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /Remember "Use pnpm, not npm" in the project's AGENTS\.md or yours \(\$SYLVAN_HOME\/AGENTS\.md\)\? \[p\]roject \/ \[u\]ser/);
@@ -60,7 +65,7 @@ describe('/memory against a loopback model', () => {
   });
 
   test("approved, /memory add and a # line append to the project's and the user's file, and the next request carries both", CLI_TEST_TIMEOUT, async () => {
-    const folders = { cwd: tempFolder('sylvan-memory-'), home: tempFolder() };
+    const folders = { cwd: tempWorkspace('sylvan-memory-'), home: tempWorkspace() };
     writeFileSync(join(folders.cwd, 'AGENTS.md'), AGENTS);
     const { server, result } = await inProcessAgentServer(folders, KEY, [text('first'), text('second')], {
       args: ['--yes'],

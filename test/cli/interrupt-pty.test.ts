@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { hang, startDashScopeServer, text, toolCalls } from '../helpers/dashscope-server.ts';
 import { signal, withDeadline } from '../helpers/deadline.ts';
 import { closeAtEnd } from '../helpers/served.ts';
-import { tempWorkspace } from '../helpers/start-cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { SCREEN_DEADLINE_MS, startTerminal } from '../helpers/terminal.ts';
 
 test('Ctrl-C mid-answer returns to the prompt, and the next turn still has the earlier turns and tool results', { timeout: 240_000 }, async (context) => {

@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import { hang, startDashScopeServer, text, type DashScopeServer, type Reply } from '../helpers/dashscope-server.ts';
-import { tempWorkspace } from '../helpers/start-cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { startTerminal, type Terminal } from '../helpers/terminal.ts';
 
 let server: DashScopeServer | undefined;

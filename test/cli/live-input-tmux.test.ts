@@ -6,7 +6,7 @@ import { contentText, conversationOf } from '../helpers/chat-requests.ts';
 import { hang, httpError, startDashScopeServer, text, toolCalls, type DashScopeServer, type Reply } from '../helpers/dashscope-server.ts';
 import { signal, withDeadline } from '../helpers/deadline.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
-import { tempWorkspace } from '../helpers/start-cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { SCREEN_DEADLINE_MS, startTerminal } from '../helpers/terminal.ts';
 
 const LEFT = '\x1b[D';

@@ -6,11 +6,10 @@ import type { ModelMessage } from 'ai';
 import { SUMMARIZE_REQUEST } from '../../src/agent/context/compact.ts';
 import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens } from '../../src/shared/token-estimate.ts';
 import { hang, text, toolCalls, type ChatMessage, type DashScopeServer, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
-import { runCliInProcess } from '../helpers/run-cli-in-process.ts';
-import { runCli, tempWorkspace } from '../helpers/run-cli.ts';
+import { runCli, startCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { killWhenDone } from '../helpers/children.ts';
 import { CLI_TEST_TIMEOUT, signal, withDeadline } from '../helpers/deadline.ts';
-import { startCli } from '../helpers/start-cli.ts';
 import { startTerminal } from '../helpers/terminal.ts';
 import { isCompactionRequest, startSummarizingServer, type SummarizingServerOptions } from '../helpers/summarizing-server.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
@@ -18,7 +17,7 @@ import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 // Memory (issue 5), end to end: the CLI against a loopback DashScope server (or the mock model),
 // asserting what every request carried — valid, current, within the window — and what the user
 // saw, across long conversations, compaction, crashes and damaged session files. Piped runs are
-// in-process (run-cli-in-process.ts) but the 300 turns; a crash, a terminal and the long run start
+// in-process (`runCli({ inProcess: true })`, test/helpers/cli.ts) but the 300 turns; a crash, a terminal and the long run start
 // the built CLI.
 
 /** How long one thing a test waits for (a turn's answer, a request) may take under load: a safety net. */
@@ -211,7 +210,7 @@ describe('memory: a long conversation in a small window', () => {
     async () => {
       const server = await serve({ respond: () => text('Summarised.'), summarize: () => 'unused' });
       const pasted = `请帮我总结这一段：${chineseText(1, WINDOW_TOKENS)}`;
-      const result = await runCliInProcess({ stdin: `${pasted}\n`, env: dashscope(server, { SYLVAN_CONTEXT_TOKENS: String(WINDOW_TOKENS), SYLVAN_MODEL: 'qwen-plus' }) });
+      const result = await runCli({ inProcess: true, stdin: `${pasted}\n`, env: dashscope(server, { SYLVAN_CONTEXT_TOKENS: String(WINDOW_TOKENS), SYLVAN_MODEL: 'qwen-plus' }) });
       assert.equal(result.code, 0, result.stderr);
       const sent = messagesOf(server.requests[0] as RecordedRequest);
       assert.ok(historyTokens(sent.slice(1)) > historyBudget(server.requests[0] as RecordedRequest), 'the message alone is over the budget');
@@ -226,7 +225,7 @@ describe('memory: a long conversation in a small window', () => {
       const summary = chineseText(3, 600);
       const server = await serve({ respond: (request) => text(`好的：${lastUser(request).slice(0, 10)}`), summarize: () => summary });
       const lines = [`请帮我总结这一段：${chineseText(2, 500)}`, '谢谢', '再见', '你好', '好的', '明白'];
-      const result = await runCliInProcess({ stdin: `${lines.join('\n')}\n`, env: dashscope(server, { SYLVAN_CONTEXT_TOKENS: String(WINDOW_TOKENS), SYLVAN_MODEL: 'qwen-plus' }) });
+      const result = await runCli({ inProcess: true, stdin: `${lines.join('\n')}\n`, env: dashscope(server, { SYLVAN_CONTEXT_TOKENS: String(WINDOW_TOKENS), SYLVAN_MODEL: 'qwen-plus' }) });
       assert.equal(result.code, 0, result.stderr);
       assert.equal(server.requests.filter((request) => !isCompactionRequest(request)).length, lines.length);
       const compactions = server.requests.filter(isCompactionRequest).length;
@@ -297,7 +296,7 @@ describe('memory: sessions survive a crash', () => {
     assert.equal(killed.signal, 'SIGKILL', 'killed, not exited on its own');
     assert.match(killed.stdout, /It is 42\./);
 
-    const result = await runCliInProcess({ cwd, env, args: ['--continue'], stdin: 'fifth question\n' });
+    const result = await runCli({ inProcess: true, cwd, env, args: ['--continue'], stdin: 'fifth question\n' });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /Resumed session \S+ \(4 earlier turns\)/);
     assert.match(result.stdout, /Answer five\./);
@@ -349,7 +348,7 @@ describe('memory: killed at an approval prompt', () => {
     process.kill(terminal.pid, 'SIGKILL');
     await terminal.exited();
 
-    const result = await runCliInProcess({ cwd, env, args: ['--continue'], stdin: 'did it work?\n' });
+    const result = await runCli({ inProcess: true, cwd, env, args: ['--continue'], stdin: 'did it work?\n' });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^\(1 tool call did not finish when that session ended; marked as interrupted\)$/m);
     assert.doesNotMatch(result.stdout, /warning/);
@@ -370,7 +369,7 @@ describe('memory: killed at an approval prompt', () => {
 describe('memory: /compact', () => {
   test('with the mock model, the summary still answers "what did I ask before?", also after --continue', CLI_TEST_TIMEOUT, async () => {
     const cwd = tempWorkspace('sylvan-memory-');
-    const first = await runCliInProcess({ cwd, stdin: ['北京今天天气怎么样？', '(2+3)*4 等于多少？', '/compact', '我之前问了什么？'].join('\n') });
+    const first = await runCli({ inProcess: true, cwd, stdin: ['北京今天天气怎么样？', '(2+3)*4 等于多少？', '/compact', '我之前问了什么？'].join('\n') });
     assert.equal(first.code, 0, first.stderr);
     const compacted = /compacted: history ≈ ([\d,]+) → ([\d,]+) tokens/.exec(first.stdout);
     assert.ok(compacted, `/compact reports the history size; stdout:\n${first.stdout}`);
@@ -380,7 +379,7 @@ describe('memory: /compact', () => {
     assert.match(recall, /北京/);
     assert.match(recall, /\(2\+3\)\*4/);
 
-    const resumed = await runCliInProcess({ cwd, args: ['--continue'], stdin: '我之前问了什么？' });
+    const resumed = await runCli({ inProcess: true, cwd, args: ['--continue'], stdin: '我之前问了什么？' });
     assert.equal(resumed.code, 0, resumed.stderr);
     const again = resumed.stdout.slice(resumed.stdout.lastIndexOf('› 我之前问了什么？'));
     assert.match(again, /北京/, 'the compacted session is what --continue loads');
@@ -402,7 +401,7 @@ describe('memory: /compact', () => {
       },
       summarize: () => summary,
     });
-    const result = await runCliInProcess({
+    const result = await runCli({ inProcess: true,
       args: [],
       stdin: ['Weather in Beijing today?', 'What is (2+3)*4?', 'Thanks, and what about tomorrow?', '/compact', 'What did I ask before?'].join('\n'),
       env: dashscope(server, { SYLVAN_MODEL: 'qwen-plus' }),
@@ -440,7 +439,7 @@ describe('memory: /compact', () => {
 
 describe('memory: session files', () => {
   test('--resume with an unknown id exits 2 with one line', CLI_TEST_TIMEOUT, async () => {
-    const result = await runCliInProcess({ args: ['--resume', '2020-01-01T00-00-00-000Z-dead'], stdin: 'hello\n' });
+    const result = await runCli({ inProcess: true, args: ['--resume', '2020-01-01T00-00-00-000Z-dead'], stdin: 'hello\n' });
     assert.equal(result.code, 2, result.stdout + result.stderr);
     const lines = result.stderr.split('\n').filter((line) => line.trim() !== '');
     assert.equal(lines.length, 1, `one line on stderr:\n${result.stderr}`);
@@ -461,7 +460,7 @@ describe('memory: session files', () => {
     });
     const cwd = tempWorkspace('sylvan-memory-');
     const env = dashscope(server, { SYLVAN_MODEL: 'qwen-plus' });
-    const first = await runCliInProcess({ cwd, env, stdin: 'first question\nwhat is 6*7?\nthird question\n' });
+    const first = await runCli({ inProcess: true, cwd, env, stdin: 'first question\nwhat is 6*7?\nthird question\n' });
     assert.equal(first.code, 0, first.stderr);
 
     const directory = join(cwd, '.sylvan-home', 'sessions');
@@ -476,7 +475,7 @@ describe('memory: session files', () => {
     const cutOff = JSON.stringify({ type: 'message', message: { role: 'user', content: 'never finished' } }).slice(0, 45);
     writeFileSync(path, `${lines.join('\n')}${cutOff}`);
 
-    const result = await runCliInProcess({ cwd, env, args: ['--continue'], stdin: 'after the damage\n' });
+    const result = await runCli({ inProcess: true, cwd, env, args: ['--continue'], stdin: 'after the damage\n' });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, new RegExp(`warning: session \\S+: line ${callLine + 1} is damaged and was skipped`));
     assert.match(result.stdout, new RegExp(`warning: session \\S+: line ${lines.length} was cut off while being written and was skipped`));
@@ -492,7 +491,7 @@ describe('memory: session files', () => {
     assert.ok(!messagesOf(resumed).some((message) => message.role === 'tool'), 'the orphaned tool result is not sent');
 
     // The new entries start on a line of their own, so the next load reads them.
-    const again = await runCliInProcess({ cwd, env, args: ['--continue'], stdin: 'once more\n' });
+    const again = await runCli({ inProcess: true, cwd, env, args: ['--continue'], stdin: 'once more\n' });
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /Resumed session \S+ \(4 earlier turns\)/);
     assert.deepEqual(
@@ -528,7 +527,7 @@ describe('memory: /usage', () => {
     const server = await serve({ respond, summarize: () => 'unused' });
     const cwd = tempWorkspace('sylvan-memory-');
     const env = dashscope(server, { SYLVAN_MODEL: 'qwen-plus' });
-    const result = await runCliInProcess({ cwd, env, stdin: 'hello\nwhat is 6*7?\n/usage\n' });
+    const result = await runCli({ inProcess: true, cwd, env, stdin: 'hello\nwhat is 6*7?\n/usage\n' });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(server.requests.length, 3);
     assert.match(result.stdout, /^ {2}session: 120,000 input · 15,000 output · 20,000 cached$/m);
@@ -541,7 +540,7 @@ describe('memory: /usage', () => {
     // The turn line shows the turn's money beside its tokens, with the cached share and the saving.
     assert.match(result.stdout, /^· .* in · .* out · ¥0\.\d{4} \(\d+% cached, saved ¥0\.\d{4}\) · context/m);
 
-    const resumed = await runCliInProcess({ cwd, env, args: ['--continue'], stdin: '/usage\n' });
+    const resumed = await runCli({ inProcess: true, cwd, env, args: ['--continue'], stdin: '/usage\n' });
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.match(resumed.stdout, /^ {2}session: 120,000 input · 15,000 output · 20,000 cached$/m);
   });
@@ -551,7 +550,7 @@ describe('memory: /usage', () => {
     CLI_TEST_TIMEOUT,
     async () => {
       const server = await serve({ respond, summarize: () => 'The user said hello.', summaryUsage: { promptTokens: 7_000, completionTokens: 300 } });
-      const result = await runCliInProcess({ env: dashscope(server, { SYLVAN_MODEL: 'qwen-plus' }), stdin: 'hello\n/compact\n/usage\n' });
+      const result = await runCli({ inProcess: true, env: dashscope(server, { SYLVAN_MODEL: 'qwen-plus' }), stdin: 'hello\n/compact\n/usage\n' });
       assert.equal(result.code, 0, result.stderr);
       assert.equal(server.requests.filter(isCompactionRequest).length, 1);
       assert.match(result.stdout, /^ {2}session: 47,000 input · 5,300 output · 0 cached$/m);

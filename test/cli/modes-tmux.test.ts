@@ -5,7 +5,7 @@ import { after, describe, test } from 'node:test';
 import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { startDashScopeServer, text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
-import { tempWorkspace } from '../helpers/start-cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { ask, startTerminalAtPrompt } from '../helpers/terminal.ts';
 
 const workspaces: string[] = [];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { contentText } from '../helpers/chat-requests.ts';
-import { tempFolder } from '../helpers/children.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { startDashScopeServer, text, toolCalls, type Responder } from '../helpers/dashscope-server.ts';
 import { hostListener } from '../helpers/host-listener.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
@@ -26,7 +26,7 @@ describe('a "with network" grant', { skip: needsBwrap, timeout: 120_000 }, () =>
       return toolCalls([{ id: 'call_0', name: 'run_command', arguments: { command: first ? 'echo granted-call-ran' : connect() } }]);
     };
     const server = closeAtEnd(await startDashScopeServer({ respond }));
-    const terminal = await startTerminal({ cwd: tempFolder('sylvan-grant-'), env: { ...dashscopeEnv(server), SYLVAN_MAX_RETRIES: '0' }, columns: 140 });
+    const terminal = await startTerminal({ cwd: tempWorkspace('sylvan-grant-'), env: { ...dashscopeEnv(server), SYLVAN_MAX_RETRIES: '0' }, columns: 140 });
     after(() => terminal.close());
     await terminal.expect(/› /, 'the first prompt');
 

@@ -5,8 +5,8 @@ import { describe, test } from 'node:test';
 import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
 import { requestAt } from '../helpers/chat-requests.ts';
 import { text, type ChatMessage } from '../helpers/dashscope-server.ts';
-import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-in-process.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { TINY_PNG } from '../helpers/pictures.ts';
 
 const KEY = 'sk-sylvan-pasted-path-test-7d1f';
@@ -17,7 +17,7 @@ const run = (() => {
   writeFileSync(join(cwd, 'my shot.png'), TINY_PNG);
   writeFileSync(join(cwd, 'notes.txt'), 'hello');
   const stdin = `${join(cwd, 'my\\ shot.png')}\n${join(cwd, 'notes.txt')} is where I keep notes\n/no-such-command\n`;
-  return inProcessAgainstServer({ respond: () => text('A small red square.') }, { cwd, key: KEY, stdin, env: { SYLVAN_MODEL: 'qwen3-vl-plus' } });
+  return runCli({ inProcess: true, server: { respond: () => text('A small red square.') }, cwd, key: KEY, stdin, env: { SYLVAN_MODEL: 'qwen3-vl-plus' } });
 })();
 run.catch(() => {});
 

@@ -5,8 +5,8 @@ import { describe, test } from 'node:test';
 import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
 import { hang, startDashScopeServer, text } from '../helpers/dashscope-server.ts';
 import { closeAtEnd } from '../helpers/served.ts';
-import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
-import { runCliInProcess, startedInProcess, tempWorkspace } from '../helpers/run-cli-in-process.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 // What a newcomer read on their first hour, said plainly: each line as the user sees it.
 
@@ -22,21 +22,18 @@ const inFolder = (files: Record<string, string>): string => {
 };
 
 const runs = {
-  modelWithoutValue: startedInProcess({ args: ['--model'] }),
-  jsonWithoutQuestion: startedInProcess({ args: ['--json'] }),
-  noSuchSession: startedInProcess({ args: ['--resume', 'no-such-id'] }),
-  help: startedInProcess({ args: ['--help'] }),
-  badDotenv: startedInProcess({ cwd: inFolder({ '.env': 'SYLVAN_MAX_STEPS=lots\n' }), stdin: 'hi\n' }),
-  mockBanner: startedInProcess({ cwd: inFolder({ '.sylvan-home/settings.json': '{}' }), stdin: '' }),
-  tinyCompact: inProcessAgainstServer(
-    { replies: [text('Hi.'), text(`Summary of the conversation so far: ${'the user greeted the assistant and the assistant answered briefly. '.repeat(8)}`)] },
-    { key: KEY, stdin: 'hello\n/compact\n/sessions\n' },
-  ),
+  modelWithoutValue: runCli({ inProcess: true, args: ['--model'] }),
+  jsonWithoutQuestion: runCli({ inProcess: true, args: ['--json'] }),
+  noSuchSession: runCli({ inProcess: true, args: ['--resume', 'no-such-id'] }),
+  help: runCli({ inProcess: true, args: ['--help'] }),
+  badDotenv: runCli({ inProcess: true, cwd: inFolder({ '.env': 'SYLVAN_MAX_STEPS=lots\n' }), stdin: 'hi\n' }),
+  mockBanner: runCli({ inProcess: true, cwd: inFolder({ '.sylvan-home/settings.json': '{}' }), stdin: '' }),
+  tinyCompact: runCli({ inProcess: true, server: { replies: [text('Hi.'), text(`Summary of the conversation so far: ${'the user greeted the assistant and the assistant answered briefly. '.repeat(8)}`)] }, key: KEY, stdin: 'hello\n/compact\n/sessions\n' }),
   exportOverwrite: (() => {
     const cwd = inFolder({ 'kept.md': 'mine\n', 'replaced.md': 'mine\n' });
-    return startedInProcess({ cwd, stdin: 'hello\n/export kept.md\n\n/export replaced.md\ny\n' }).then((result) => ({ cwd, result }));
+    return runCli({ inProcess: true, cwd, stdin: 'hello\n/export kept.md\n\n/export replaced.md\ny\n' }).then((result) => ({ cwd, result }));
   })(),
-  customCommandRewind: startedInProcess({
+  customCommandRewind: runCli({ inProcess: true,
     cwd: inFolder({ '.sylvan/commands/status.md': 'Where the work stands:\n!`echo from-the-shell`\nSay what to do next.' }),
     args: ['--yes'],
     stdin: '/status\n/rewind\n\n',
@@ -44,7 +41,7 @@ const runs = {
   stepTimeout: (async () => {
     const server = closeAtEnd(await startDashScopeServer({ replies: [hang({ headers: true })], apiKey: KEY }));
     const env = { SYLVAN_PROVIDER: 'openai', OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL, SYLVAN_MAX_RETRIES: '0' };
-    return runCliInProcess({ args: ['-p', '--timeout', '1', 'hi'], env });
+    return runCli({ inProcess: true, args: ['-p', '--timeout', '1', 'hi'], env });
   })(),
 };
 

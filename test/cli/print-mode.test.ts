@@ -5,9 +5,7 @@ import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
 import { assertEveryRequestValid, conversationOf, requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { httpError, text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { filesContaining } from '../helpers/files-containing.ts';
-import { inProcessAgainstServer, type ServerRun } from '../helpers/in-process-against-server.ts';
-import { startedInProcess } from '../helpers/run-cli-in-process.ts';
-import type { CliOptions, CliResult } from '../helpers/run-cli-limited.ts';
+import { runCli, type CliOptions, type CliResult, type ServerRun } from '../helpers/cli.ts';
 
 const KEY = 'sk-sylvan-print-test-5f1c9e';
 // web_fetch is offered with no search key; web_search only with a backend (test/cli/web.test.ts).
@@ -15,7 +13,7 @@ const ALL_TOOLS = ['calculate', 'current_time', 'edit_file', 'get_weather', 'lis
 
 /** Runs the CLI against a loopback DashScope scripted with `replies`, accepting only KEY. */
 const runAgainstServer = (replies: Reply[], options: CliOptions = {}): Promise<ServerRun> =>
-  inProcessAgainstServer({ replies }, { ...options, key: KEY });
+  runCli({ inProcess: true, server: { replies }, ...options, key: KEY });
 
 function assertKeyNeverShown(result: CliResult, key = KEY): void {
   assert.ok(!result.stdout.includes(key), 'the API key appeared on stdout');
@@ -65,22 +63,19 @@ const jsonFromStdin = runAgainstServer(
 );
 
 const WRONG_KEY = 'sk-wrong-key-leak-check-8d2e';
-const wrongKey = inProcessAgainstServer(
-  { replies: [text('unreachable')] },
-  { key: 'sk-the-right-key', args: ['-p', 'hi'], env: { DASHSCOPE_API_KEY: WRONG_KEY, SYLVAN_DEBUG: '1' } },
-).then((run) => ({ ...run, key: WRONG_KEY }));
+const wrongKey = runCli({ inProcess: true, server: { replies: [text('unreachable')] }, key: 'sk-the-right-key', args: ['-p', 'hi'], env: { DASHSCOPE_API_KEY: WRONG_KEY, SYLVAN_DEBUG: '1' } }).then((run) => ({ ...run, key: WRONG_KEY }));
 
-const offline = startedInProcess({ args: ['-p', '(2+3)*4 等于多少？'] });
+const offline = runCli({ inProcess: true, args: ['-p', '(2+3)*4 等于多少？'] });
 
 const badUsage = [
   { name: 'an unknown flag', options: { args: ['--frobnicate'] }, mentions: /--frobnicate/ },
   { name: '--max-steps abc', options: { args: ['-p', '--max-steps', 'abc', 'hi'] }, mentions: /--max-steps.*"abc"/ },
   { name: 'SYLVAN_PROVIDER=nope', options: { args: ['-p', 'hi'], env: { SYLVAN_PROVIDER: 'nope' } }, mentions: /"nope"/ },
   { name: 'a question without -p', options: { args: ['hello'] }, mentions: /"hello".*sylvan -p/ },
-].map((usage) => ({ ...usage, run: startedInProcess(usage.options) }));
+].map((usage) => ({ ...usage, run: runCli({ inProcess: true, ...usage.options }) }));
 
-const help = startedInProcess({ args: ['--help'] });
-const version = startedInProcess({ args: ['--version'] });
+const help = runCli({ inProcess: true, args: ['--help'] });
+const version = runCli({ inProcess: true, args: ['--version'] });
 
 describe('sylvan -p: one tool round trip against DashScope', () => {
   test('the first request starts with the system prompt, then the question, and offers every tool', CLI_TEST_TIMEOUT, async () => {

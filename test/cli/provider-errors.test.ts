@@ -4,13 +4,12 @@ import { describe, test } from 'node:test';
 import { startBodyServer } from '../helpers/body-server.ts';
 import { text, type Reply } from '../helpers/dashscope-server.ts';
 import { errorFixture, errorFrameReply, errorReply } from '../helpers/fixture-replies.ts';
-import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
-import { runCliInProcess } from '../helpers/run-cli-in-process.ts';
+import { runCli } from '../helpers/cli.ts';
 
 // Issue 11: DashScope's errors read by code wherever they arrive (HTTP status, JSON body, an error
 // frame inside a 200 stream), each with its line and the right number of requests, counted at the
 // loopback server. Issue 9 item 8: a 200 that is not a stream ends the turn with one line, exit 1.
-// `sylvan -p` runs in-process (run-cli-in-process.ts): what is asserted is what was sent and shown,
+// `sylvan -p` runs in-process (`runCli({ inProcess: true })`, test/helpers/cli.ts): what is asserted is what was sent and shown,
 // and the exit code; the built CLI's own exit is faults.test.ts's.
 
 const KEY = 'sk-errors-test';
@@ -33,7 +32,7 @@ function oneLine(stderr: string): string {
 }
 
 const run = (replies: Reply[], model = 'qwen-plus') =>
-  inProcessAgainstServer({ replies }, { args: ['-p', '-m', model, 'hello'], key: KEY, env: RETRIES });
+  runCli({ inProcess: true, server: { replies }, args: ['-p', '-m', model, 'hello'], key: KEY, env: RETRIES });
 
 describe('DashScope errors by code, with the right number of requests', { concurrency: true }, () => {
   test('input moderation (400 data_inspection_failed): one request, a rephrase line', TIMEOUT, async () => {
@@ -129,7 +128,7 @@ describe('DashScope errors by code, with the right number of requests', { concur
 describe('a 200 that is not a stream is an error (issue 9, item 8)', { concurrency: true }, () => {
   const bodyRun = async (answer: Parameters<typeof startBodyServer>[0]) => {
     const server = await startBodyServer(answer);
-    const result = await runCliInProcess({
+    const result = await runCli({ inProcess: true,
       args: ['-p', 'hello'],
       env: { DASHSCOPE_API_KEY: KEY, DASHSCOPE_BASE_URL: server.baseURL, ...RETRIES },
     });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
 import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { text, type Reply } from '../helpers/dashscope-server.ts';
 import { fixtureChunks, replayFixture, textChunk } from '../helpers/fixture-replies.ts';
@@ -43,11 +43,11 @@ const stream = (...chunks: object[]): Reply => ({ kind: 'raw', chunks: [...chunk
 const asOpenAICompatible = (serverBase: string) => ({ SYLVAN_PROVIDER: 'openai', OPENAI_API_KEY: KEY, OPENAI_BASE_URL: serverBase });
 
 describe('thinking that shows', () => {
-  const reasoningJson = inProcessAgainstServer({ replies: [replayFixture('qwen3-max-reasoning.chunks.txt')] }, {
+  const reasoningJson = runCli({ inProcess: true, server: { replies: [replayFixture('qwen3-max-reasoning.chunks.txt')] },
     args: ['--json', '-m', 'qwen3-max', 'How many r are in strawberry?'],
     key: KEY,
   });
-  const reasoningPlain = inProcessAgainstServer({ replies: [replayFixture('qwen3-max-reasoning.chunks.txt')] }, {
+  const reasoningPlain = runCli({ inProcess: true, server: { replies: [replayFixture('qwen3-max-reasoning.chunks.txt')] },
     args: ['-p', '-m', 'qwen3-max', 'How many r are in strawberry?'],
     key: KEY,
   });
@@ -77,7 +77,7 @@ describe('thinking that shows', () => {
     ['qwen3-coder-plus', 'qwen3-coder-reasoning-tool-call.chunks.txt'],
   ] as const) {
     test(`a tool call ${model} wrote inside its reasoning is reported, never a blank exit 0`, TIMEOUT, async () => {
-      const { result, server } = await inProcessAgainstServer({ replies: [replayFixture(fixture)] }, {
+      const { result, server } = await runCli({ inProcess: true, server: { replies: [replayFixture(fixture)] },
         args: ['--json', '-m', model, 'Weather in Lisbon?'],
         key: KEY,
       });
@@ -94,8 +94,7 @@ describe('thinking that shows', () => {
   }
 
   test('<think> tags inside content (vLLM without a reasoning parser) become reasoning, not the answer', TIMEOUT, async () => {
-    const { result } = await inProcessAgainstServer(
-      {
+    const { result } = await runCli({ inProcess: true, server: {
         replies: [
           stream(
             chunk({ role: 'assistant', content: '' }),
@@ -105,9 +104,7 @@ describe('thinking that shows', () => {
             chunk({}, 'stop'),
           ),
         ],
-      },
-      { args: ['--json', 'hi'], key: KEY, env: {} },
-    );
+      }, args: ['--json', 'hi'], key: KEY, env: {} });
     assert.equal(result.code, 0, result.stderr);
     const events = eventsOf(result.stdout);
     assert.equal(joined(events, 'reasoning-delta'), 'The user says hi.');
@@ -141,9 +138,9 @@ describe('thinking that shows', () => {
 async function cliAgainstServerAsOpenAI(replies: Reply[], args: string[]) {
   const { startDashScopeServer } = await import('../helpers/dashscope-server.ts');
   const { closeAtEnd } = await import('../helpers/served.ts');
-  const { runCli } = await import('../helpers/run-cli-limited.ts');
+  const { runCli } = await import('../helpers/cli.ts');
   const server = closeAtEnd(await startDashScopeServer({ replies }));
-  const result = await runCli({ args, env: { ...asOpenAICompatible(server.baseURL), SYLVAN_MAX_RETRIES: '0' } });
+  const result = await runCli({ inProcess: true, args, env: { ...asOpenAICompatible(server.baseURL), SYLVAN_MAX_RETRIES: '0' } });
   return { server, result };
 }
 
@@ -188,7 +185,7 @@ describe('a step that cannot be used', () => {
         '[DONE]',
       ],
     };
-    const { result, server, cwd } = await inProcessAgainstServer({ replies: [cutCall, text('I will write it again, shorter.')] }, {
+    const { result, server, cwd } = await runCli({ inProcess: true, server: { replies: [cutCall, text('I will write it again, shorter.')] },
       args: ['-p', '--yes', 'write notes'],
       key: KEY,
     });
@@ -200,7 +197,7 @@ describe('a step that cannot be used', () => {
   });
 
   test('a step with no text and no tool calls says so, naming the finish reason; exit 1', TIMEOUT, async () => {
-    const { result, server } = await inProcessAgainstServer({ replies: [text('')] }, { args: ['-p', 'hello'], key: KEY });
+    const { result, server } = await runCli({ inProcess: true, server: { replies: [text('')] }, args: ['-p', 'hello'], key: KEY });
     assert.equal(result.code, 1);
     assert.equal(result.stdout, '');
     assert.deepEqual(lines(result.stderr).map((line) => line.replace(/^\W+\s*/, '')), [
@@ -212,7 +209,7 @@ describe('a step that cannot be used', () => {
 
 describe('thinking control', () => {
   const sent = async (args: string[], env: Record<string, string> = {}) => {
-    const { result, server } = await inProcessAgainstServer({ replies: [text('ok')] }, { args: ['-p', ...args, 'hi'], key: KEY, env });
+    const { result, server } = await runCli({ inProcess: true, server: { replies: [text('ok')] }, args: ['-p', ...args, 'hi'], key: KEY, env });
     assert.equal(result.code, 0, result.stderr);
     return requestAt(server, 0).body ?? {};
   };
@@ -237,7 +234,7 @@ describe('thinking control', () => {
   });
 
   test('a bad SYLVAN_THINKING or budget is one line and exit 2', TIMEOUT, async () => {
-    const { result } = await inProcessAgainstServer({ replies: [] }, { args: ['-p', '--thinking-budget', '1e3', 'hi'], key: KEY });
+    const { result } = await runCli({ inProcess: true, server: { replies: [] }, args: ['-p', '--thinking-budget', '1e3', 'hi'], key: KEY });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /--thinking-budget must be a whole number from 1 to/);
   });

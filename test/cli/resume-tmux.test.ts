@@ -7,7 +7,7 @@ import { createSession } from '../../src/session/store.ts';
 import { contentText } from '../helpers/chat-requests.ts';
 import { startDashScopeServer, text, toolCalls, type RecordedRequest } from '../helpers/dashscope-server.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
-import { tempWorkspace } from '../helpers/start-cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { ask, startTerminal } from '../helpers/terminal.ts';
 
 const workspaces: string[] = [];

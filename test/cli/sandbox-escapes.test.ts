@@ -5,9 +5,9 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { text, toolCalls } from '../helpers/dashscope-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-limited.ts';
 import { probeSandbox } from '../../src/sandbox/availability.ts';
 
 // What a command in the sandbox could leave for later, or reach now, outside its fence: issue 32's
@@ -55,10 +55,7 @@ describe('in the sandbox, .git/ stays as it was', { skip: needsBwrap, timeout: 1
   test('a command cannot set core.fsmonitor, write a hook, or swap, move or remove HEAD or .git', async () => {
     const workspace = repository();
     const before = gitFolderState(workspace);
-    const { server, result } = await cliAgainstServer(
-      { replies: [toolCalls([{ id: 'call_git', name: 'run_command', arguments: { command: GIT_ATTACK } }]), text('done.')] },
-      { cwd: workspace, key: KEY, args: ['-p', '--yes', 'go'] },
-    );
+    const { server, result } = await runCli({ server: { replies: [toolCalls([{ id: 'call_git', name: 'run_command', arguments: { command: GIT_ATTACK } }]), text('done.')] }, cwd: workspace, key: KEY, args: ['-p', '--yes', 'go'] });
     assert.equal(result.code, 0, result.stderr);
     const output = toolResultText(requestAt(server, 1), 'call_git');
     assert.match(output, /---end/, output);
@@ -80,10 +77,7 @@ describe('a HEAD that a command run without the sandbox made a trap', { timeout:
       const workspace = repository();
       rmSync(join(workspace, '.git', 'HEAD'));
       make(join(workspace, '.git', 'HEAD'));
-      const { result, cwd } = await cliAgainstServer(
-        { replies: [text('hello.'), text('hello again.')] },
-        { cwd: workspace, key: KEY, stdin: 'hi\nand again\n', killAfterMs: 30_000 },
-      );
+      const { result, cwd } = await runCli({ server: { replies: [text('hello.'), text('hello again.')] }, cwd: workspace, key: KEY, stdin: 'hi\nand again\n', killAfterMs: 30_000 });
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /hello\.[\s\S]*hello again\./);
       const sessions = readdirSync(join(cwd, '.sylvan-home', 'sessions'), { recursive: true }).map(String).filter((name) => name.endsWith('.jsonl'));
@@ -123,10 +117,7 @@ describe('host services on Unix sockets', { skip: needsBwrap, timeout: 120_000 }
     const command = `${process.execPath} -e '(async () => { ${probe} })()'; echo ---end`;
     // The test proves nothing where the services cannot be reached from here.
     for (const path of sockets) chmodSync(path, 0o777);
-    const { server, result } = await cliAgainstServer(
-      { replies: [toolCalls([{ id: 'call_sockets', name: 'run_command', arguments: { command } }]), text('done.')] },
-      { cwd: workspace, key: KEY, args: ['-p', '--yes', 'go'], env: { XDG_RUNTIME_DIR: runtime } },
-    );
+    const { server, result } = await runCli({ server: { replies: [toolCalls([{ id: 'call_sockets', name: 'run_command', arguments: { command } }]), text('done.')] }, cwd: workspace, key: KEY, args: ['-p', '--yes', 'go'], env: { XDG_RUNTIME_DIR: runtime } });
     assert.equal(result.code, 0, result.stderr);
     const output = toolResultText(requestAt(server, 1), 'call_sockets');
     assert.match(output, /---end/, output);

@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { toolResultText, requestAt } from '../helpers/chat-requests.ts';
-import { cliAgainstServer, type ServerRun } from '../helpers/cli-against-server.ts';
+import { runCli, type ServerRun } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { text, toolCalls } from '../helpers/dashscope-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-limited.ts';
 import { probeSandbox } from '../../src/sandbox/availability.ts';
 import { livingWith } from '../tools/shell/group-processes.ts';
 import { hostListener } from '../helpers/host-listener.ts';
@@ -44,15 +44,13 @@ function attackRun(workspace: string, sleeper: string, options: { args?: string[
   mkdirSync(join(workspace, '.ssh'), { recursive: true });
   writeFileSync(join(workspace, '.ssh', 'id_rsa'), 'PRIVATE-KEY-MATERIAL\n');
   const [first, second] = attack(sleeper);
-  return cliAgainstServer(
-    {
+  return runCli({ server: {
       replies: [
         toolCalls([{ id: 'call_attack', name: 'run_command', arguments: { command: first } }]),
         toolCalls([{ id: 'call_look', name: 'run_command', arguments: { command: second } }]),
         text('done.'),
       ],
     },
-    {
       cwd: workspace,
       key: KEY,
       args: options.args ?? ['-p', '--yes', 'try it'],
@@ -67,8 +65,7 @@ function attackRun(workspace: string, sleeper: string, options: { args?: string[
         SAME_AS_KEY: KEY,
         ...options.env,
       },
-    },
-  );
+    });
 }
 
 const CREDENTIALS = ['pg-secret-value-1', 'mysql-secret-value-2', 'npm-secret-value-3', 'db-secret-value-4', 'AKIASECRETVALUE5', 'sk-secret-value-6'];
@@ -142,7 +139,7 @@ describe('with no sandbox to start', { timeout: 120_000 }, () => {
   });
 
   test('SYLVAN_SANDBOX=off says so in the banner and in /sandbox', async () => {
-    const { result } = await cliAgainstServer({ replies: [text('hi')] }, { key: KEY, stdin: '/sandbox\n', env: { SYLVAN_SANDBOX: 'off' } });
+    const { result } = await runCli({ server: { replies: [text('hi')] }, key: KEY, stdin: '/sandbox\n', env: { SYLVAN_SANDBOX: 'off' } });
     assert.match(result.stdout, /\(commands run without a sandbox: turned off by SYLVAN_SANDBOX=off; \/sandbox tells more\)/);
     assert.match(result.stdout, /Commands run without a sandbox: turned off by SYLVAN_SANDBOX=off\.\n {2}They still get no credential/);
   });
@@ -152,10 +149,7 @@ describe('SYLVAN_SANDBOX in a folder\'s .env, through the real configuration', {
   test('=off does not turn the sandbox off', { skip: needsBwrap }, async () => {
     const workspace = tempWorkspace();
     writeFileSync(join(workspace, '.env'), 'SYLVAN_SANDBOX=off\n');
-    const { server, result } = await cliAgainstServer(
-      { replies: [toolCalls([{ id: 'call_where', name: 'run_command', arguments: { command: 'echo "pid $$"' } }]), text('done.')] },
-      { cwd: workspace, key: KEY, args: ['--yes'], stdin: '/sandbox\ngo\n' },
-    );
+    const { server, result } = await runCli({ server: { replies: [toolCalls([{ id: 'call_where', name: 'run_command', arguments: { command: 'echo "pid $$"' } }]), text('done.')] }, cwd: workspace, key: KEY, args: ['--yes'], stdin: '/sandbox\ngo\n' });
     assert.equal(result.code, 0, result.stderr);
     assert.doesNotMatch(result.stdout, /turned off/);
     assert.match(result.stdout, /Commands run in a bubblewrap sandbox/);
@@ -166,10 +160,7 @@ describe('SYLVAN_SANDBOX in a folder\'s .env, through the real configuration', {
   test('=on makes it required: with no bubblewrap, commands do not run', async () => {
     const workspace = tempWorkspace();
     writeFileSync(join(workspace, '.env'), 'SYLVAN_SANDBOX=on\n');
-    const { server, result } = await cliAgainstServer(
-      { replies: [toolCalls([{ id: 'call_where', name: 'run_command', arguments: { command: 'echo ran-unfenced' } }]), text('done.')] },
-      { cwd: workspace, key: KEY, args: ['--yes'], stdin: '/sandbox\ngo\n', env: { PATH: pathWithoutBwrap() } },
-    );
+    const { server, result } = await runCli({ server: { replies: [toolCalls([{ id: 'call_where', name: 'run_command', arguments: { command: 'echo ran-unfenced' } }]), text('done.')] }, cwd: workspace, key: KEY, args: ['--yes'], stdin: '/sandbox\ngo\n', env: { PATH: pathWithoutBwrap() } });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /Commands do not run: the sandbox is required \(mode "on"\), but bubblewrap \(bwrap\) is not installed/);
     const output = toolResultText(requestAt(server, 1), 'call_where');
@@ -190,7 +181,7 @@ describe('a bubblewrap that is installed but cannot start', { timeout: 120_000 }
   const replies = () => [toolCalls([{ id: 'call_run', name: 'run_command', arguments: { command: 'echo ran-here' } }]), text('done.')];
 
   test('auto: commands run without it, and the first turn and /sandbox say why', async () => {
-    const { server, result } = await cliAgainstServer({ replies: replies() }, { key: KEY, args: ['--yes'], stdin: 'go\n/sandbox\n', env: { PATH: pathWithFailingBwrap() } });
+    const { server, result } = await runCli({ server: { replies: replies() }, key: KEY, args: ['--yes'], stdin: 'go\n/sandbox\n', env: { PATH: pathWithFailingBwrap() } });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /\(commands run without a sandbox: bwrap cannot start here \(bwrap: No permissions to create new namespace\); \/sandbox tells more\)/);
     assert.match(result.stdout, /Commands run without a sandbox: bwrap cannot start here/);
@@ -198,10 +189,7 @@ describe('a bubblewrap that is installed but cannot start', { timeout: 120_000 }
   });
 
   test('on: commands do not run, and the model and the user are told the reason', async () => {
-    const { server, result } = await cliAgainstServer(
-      { replies: replies() },
-      { key: KEY, args: ['--yes', '--sandbox', 'on'], stdin: 'go\n/sandbox\n', env: { PATH: pathWithFailingBwrap() } },
-    );
+    const { server, result } = await runCli({ server: { replies: replies() }, key: KEY, args: ['--yes', '--sandbox', 'on'], stdin: 'go\n/sandbox\n', env: { PATH: pathWithFailingBwrap() } });
     assert.equal(result.code, 0, result.stderr);
     const output = toolResultText(requestAt(server, 1), 'call_run');
     assert.match(output, /^Not run: the sandbox is required \(sandbox mode "on"\) but cannot start: bwrap cannot start here \(bwrap: No permissions to create new namespace\)/);

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { tempFolder } from '../helpers/children.ts';
-import { runCliInProcess } from '../helpers/run-cli-in-process.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 // A notice from the side (checkpoints of older sessions tidied away, an MCP server's warning) is
 // shown between blocks — before the turn's output, between its steps, or after it — never inside
@@ -16,7 +16,7 @@ const PACED = { SYLVAN_MOCK_DELAY_MS: '15' };
 
 /** A workspace whose Sylvan home holds 22 earlier sessions with checkpoints: the first turn tidies some away. */
 function workspaceWithOldSessions(): string {
-  const workspace = tempFolder('sylvan-notices-');
+  const workspace = tempWorkspace('sylvan-notices-');
   const home = join(workspace, '.sylvan-home');
   for (let index = 10; index < 32; index++) {
     const id = `2020-01-01T00-00-${index}-000Z-ab${index}`;
@@ -43,7 +43,7 @@ function assertBetweenBlocks(screen: string): void {
 describe('side-channel notices are shown between blocks', () => {
   test('print mode: the clean-up notice is not between the tool line and its result', async () => {
     const cwd = workspaceWithOldSessions();
-    const { code, stdout, stderr } = await runCliInProcess({ cwd, args: ['-p', QUESTION], env: PACED });
+    const { code, stdout, stderr } = await runCli({ inProcess: true, cwd, args: ['-p', QUESTION], env: PACED });
     assert.equal(code, 0, stderr);
     assertBetweenBlocks(`${stderr}\n${stdout}`);
     assert.doesNotMatch(stdout, /checkpoints of/, 'a notice in the answer on stdout');
@@ -51,7 +51,7 @@ describe('side-channel notices are shown between blocks', () => {
 
   test('a piped REPL: the clean-up notice is outside the tool call and the answer', async () => {
     const cwd = workspaceWithOldSessions();
-    const { code, stdout, stderr } = await runCliInProcess({ cwd, stdin: `${QUESTION}\n`, env: PACED });
+    const { code, stdout, stderr } = await runCli({ inProcess: true, cwd, stdin: `${QUESTION}\n`, env: PACED });
     assert.equal(code, 0, stderr);
     assertBetweenBlocks(stdout);
   });

@@ -4,10 +4,15 @@ import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { MAX_SKILLS_SECTION_CHARS } from '../../src/agent/instructions/skills-section.ts';
 import { contentText, requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { tempFolder } from '../helpers/children.ts';
-import { text, toolCalls, type RecordedRequest } from '../helpers/dashscope-server.ts';
+import { runCli, type CliOptions, type ServerRun } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
+import { text, toolCalls, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
 import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
-import { inProcessAgentServer } from '../helpers/in-process-with-home.ts';
+
+/** The CLI in this process against a loopback DashScope, in `cwd` with its own home folder (`~/.claude/skills`) outside it. */
+function inProcessAgentServer(folders: { cwd: string; home: string }, key: string, replies: Reply[], options: CliOptions = {}): Promise<ServerRun> {
+  return runCli({ inProcess: true, server: { replies }, key, cwd: folders.cwd, ...options, env: { HOME: folders.home, SYLVAN_SANDBOX: 'off', ...options.env } });
+}
 
 const KEY = 'sk-test-skills-7c1d04';
 const BODY_MARK = 'BODY-ONLY-WHEN-READ-5e1';
@@ -25,12 +30,12 @@ const systemPrompt = (request: RecordedRequest): string => contentText(request.b
 
 /** A workspace with a project skill from Claude Code's folder and a malformed one; a home folder (outside it) with the user's own. */
 function skillsWorkspace(): { cwd: string; home: string } {
-  const home = writeFiles(tempFolder('sylvan-skills-home-'), {
+  const home = writeFiles(tempWorkspace('sylvan-skills-home-'), {
     '.claude/skills/notes/SKILL.md': '---\nname: notes\ndescription: >\n  Keep meeting notes\n  in the team format\n---\nUse the cheat sheet.',
     '.claude/skills/notes/cheatsheet.md': 'CHEATSHEET-OUTSIDE-THE-WORKSPACE',
     '.claude/skills/notes/.env': 'TOKEN=never-listed',
   });
-  const cwd = writeFiles(tempFolder('sylvan-skills-'), {
+  const cwd = writeFiles(tempWorkspace('sylvan-skills-'), {
     '.claude/skills/pdf/SKILL.md': `---\nname: pdf\ndescription: "Fill in PDF forms\u0007 and\u202e read their fields"\nallowed-tools: run_command\n---\n# PDF\n${BODY_MARK}\nRun scripts/fill.sh to fill a form.`,
     '.claude/skills/pdf/reference.md': 'REFERENCE-BESIDE-THE-SKILL',
     '.claude/skills/pdf/scripts/fill.sh': 'touch filled.marker\necho filled\n',
@@ -101,8 +106,8 @@ describe('many skills, and skills turned off', () => {
     for (let index = 0; index < 200; index++) {
       files[`.sylvan/skills/skill-${index}/SKILL.md`] = `---\nname: skill-${index}\ndescription: ${`does task ${index} `.repeat(40)}\n---\nbody`;
     }
-    const cwd = writeFiles(tempFolder('sylvan-skills-many-'), files);
-    const { server, result } = await inProcessAgentServer({ cwd, home: tempFolder() }, KEY, [text('ok')], { args: ['-p', 'hi'] });
+    const cwd = writeFiles(tempWorkspace('sylvan-skills-many-'), files);
+    const { server, result } = await inProcessAgentServer({ cwd, home: tempWorkspace() }, KEY, [text('ok')], { args: ['-p', 'hi'] });
     assert.equal(result.code, 0, result.stderr);
     const prompt = systemPrompt(requestAt(server, 0));
     const section = prompt.slice(prompt.indexOf('\nSkills: '));

@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { assertEveryRequestValid, requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { startDashScopeServer, text, toolCalls, type Reply, type Responder } from '../helpers/dashscope-server.ts';
-import { cliAgainstServer, type ServerRun } from '../helpers/cli-against-server.ts';
+import { runCli, startCli, type ServerRun } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
-import { tempWorkspace } from '../helpers/run-cli-limited.ts';
-import { startCli } from '../helpers/start-cli.ts';
 import { startTerminal } from '../helpers/terminal.ts';
 import { livingMembersOf } from '../tools/shell/group-processes.ts';
 
@@ -20,7 +19,7 @@ const run = (id: string, command: string, timeout_seconds?: number) => ({
   arguments: { command, ...(timeout_seconds !== undefined && { timeout_seconds }) },
 });
 const print = (cwd: string, args: string[], replies: Reply[], env: Record<string, string> = {}): Promise<ServerRun> =>
-  cliAgainstServer({ replies }, { cwd, args: ['-p', ...args], key: KEY, env: { GITHUB_TOKEN, ...env } });
+  runCli({ server: { replies }, cwd, args: ['-p', ...args], key: KEY, env: { GITHUB_TOKEN, ...env } });
 const commandTurn = (call: ReturnType<typeof run>): Reply[] => [toolCalls([call]), text('done.')];
 
 const deniedWorkspace = tempWorkspace();

@@ -5,8 +5,8 @@ import { describe, test } from 'node:test';
 import { contentText } from '../helpers/chat-requests.ts';
 import { text, toolCalls, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
 import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
-import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-in-process.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 // A subagent's requests are the parent turn's: they count against its budgets in requests and money.
 
@@ -26,7 +26,7 @@ describe("a subagent's requests count against the parent turn's budgets", CLI_TE
       if (isSubagent(request)) return toolCalls([{ id: `call_sum_${++subagentSteps}`, name: 'calculate', arguments: { expression: `${subagentSteps} * 17` } }]);
       return hasToolResult(request) ? text('Done.') : task('general');
     };
-    const { server, result } = await inProcessAgainstServer({ respond }, { key: KEY, env: { ...ENV, SYLVAN_SESSION_REQUEST_BUDGET: '5' }, args: ['-p', 'delegate the sums'] });
+    const { server, result } = await runCli({ inProcess: true, server: { respond }, key: KEY, env: { ...ENV, SYLVAN_SESSION_REQUEST_BUDGET: '5' }, args: ['-p', 'delegate the sums'] });
     assert.equal(result.code, 3, result.stderr);
     // The parent's request, then the subagent's four: the fifth reaches the budget, and neither goes on.
     assert.equal(server.requests.filter(isSubagent).length, 4);
@@ -48,7 +48,7 @@ describe("a subagent's requests count against the parent turn's budgets", CLI_TE
       if (isSubagent(request)) return text('Counted: 42.', { usage: { promptTokens: 5_000, completionTokens: 250 } });
       return hasToolResult(request) ? text('There are 42.') : task('counter');
     };
-    const { server, result } = await inProcessAgainstServer({ respond }, { key: KEY, cwd, env: ENV, args: ['-p', 'count them', '--turn-cost-budget', '0.01'] });
+    const { server, result } = await runCli({ inProcess: true, server: { respond }, key: KEY, cwd, env: ENV, args: ['-p', 'count them', '--turn-cost-budget', '0.01'] });
     assert.equal(result.code, 3, result.stderr);
     const sub = server.requests.find(isSubagent);
     assert.equal(sub?.body?.model, 'qwen-max', 'the subagent asked its own model');

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { assertEveryRequestValid, contentText } from '../helpers/chat-requests.ts';
-import { tempFolder } from '../helpers/children.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { hang, startDashScopeServer, text, toolCalls, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
 import { withDeadline } from '../helpers/deadline.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
@@ -18,7 +18,7 @@ const task = (id: string, prompt: string) => ({ id, name: 'task', arguments: { d
 
 describe('subagents in the terminal', { timeout: 120_000 }, () => {
   test('a subagent\'s command is asked in its name and a "no" reaches its model; /undo reverts its write; Ctrl-C stops three running subagents at once and the history stays valid', async () => {
-    const workspace = tempFolder('sylvan-subagents-');
+    const workspace = tempWorkspace('sylvan-subagents-');
     const hung: RecordedRequest[] = [];
     let allHung: () => void = () => {};
     const threeHung = new Promise<void>((resolve) => (allHung = resolve));
@@ -50,7 +50,7 @@ describe('subagents in the terminal', { timeout: 120_000 }, () => {
     const server = closeAtEnd(await startDashScopeServer({ respond }));
     const terminal = await startTerminal({
       cwd: workspace,
-      env: { ...dashscopeEnv(server), SYLVAN_HOME: tempFolder('sylvan-subagents-home-'), SYLVAN_MAX_RETRIES: '0', SYLVAN_MODE: 'auto-edit' },
+      env: { ...dashscopeEnv(server), SYLVAN_HOME: tempWorkspace('sylvan-subagents-home-'), SYLVAN_MAX_RETRIES: '0', SYLVAN_MODE: 'auto-edit' },
       columns: 160,
     });
     after(() => terminal.close());

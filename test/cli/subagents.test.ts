@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { assertEveryRequestValid, contentText, toolResultText } from '../helpers/chat-requests.ts';
 import { text, toolCalls, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
-import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-in-process.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 const KEY = 'sk-sylvan-subagents-5d1e';
 
@@ -45,8 +45,7 @@ describe('subagents through the task tool', { timeout: 90_000 }, () => {
   test('three task calls in one step run at once, each with its own system prompt and only its tools, and the parent reads one bounded answer per call', async () => {
     const together = barrier(3);
     const long = 'x'.repeat(50_000);
-    const { server, result } = await inProcessAgainstServer(
-      {
+    const { server, result } = await runCli({ inProcess: true, server: {
         respond: async (request): Promise<Reply> => {
           if (isSubagent(request)) {
             // Each subagent's first request waits here until all three have been sent: they overlap in time.
@@ -56,9 +55,7 @@ describe('subagents through the task tool', { timeout: 90_000 }, () => {
           if (request.body?.messages?.some((message) => message.role === 'tool')) return text('All three found.');
           return toolCalls([task('call_a', 'explore', 'alpha'), task('call_b', 'explore', 'beta'), task('call_c', 'explore', 'gamma')]);
         },
-      },
-      { key: KEY, args: ['-p', 'find three things'] },
-    );
+      }, key: KEY, args: ['-p', 'find three things'] });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(together.timedOut, false, 'the three subagents\' requests were not all in flight at once');
     const subagentRequests = server.requests.filter(isSubagent);
@@ -88,16 +85,13 @@ describe('subagents through the task tool', { timeout: 90_000 }, () => {
       join(cwd, '.claude', 'agents', 'reviewer.md'),
       ['---', 'name: reviewer', 'description: Reviews code for bugs. Use after a change.', 'tools: Read, Grep, Glob', 'model: inherit', 'color: blue', '---', '', 'You are a careful code reviewer. Report bugs only.', ''].join('\n'),
     );
-    const { server, result } = await inProcessAgainstServer(
-      {
+    const { server, result } = await runCli({ inProcess: true, server: {
         respond: (request) => {
           if (isSubagent(request)) return text('No bugs.');
           if (request.body?.messages?.some((message) => message.role === 'tool')) return text('Reviewed.');
           return toolCalls([task('call_r', 'reviewer', 'the diff')]);
         },
-      },
-      { key: KEY, cwd, args: ['-p', 'review'] },
-    );
+      }, key: KEY, cwd, args: ['-p', 'review'] });
     assert.equal(result.code, 0, result.stderr);
     const parentFirst = server.requests[0]!;
     const taskTool = parentFirst.body?.tools?.find((tool) => tool.function.name === 'task');
@@ -111,16 +105,13 @@ describe('subagents through the task tool', { timeout: 90_000 }, () => {
   });
 
   test('plan mode gives a subagent no tool that writes or runs, even the general one', async () => {
-    const { server, result } = await inProcessAgainstServer(
-      {
+    const { server, result } = await runCli({ inProcess: true, server: {
         respond: (request) => {
           if (isSubagent(request)) return text('Planned.');
           if (request.body?.messages?.some((message) => message.role === 'tool')) return text('The plan.');
           return toolCalls([task('call_g', 'general', 'a plan')]);
         },
-      },
-      { key: KEY, args: ['-p', '--mode', 'plan', 'plan it'] },
-    );
+      }, key: KEY, args: ['-p', '--mode', 'plan', 'plan it'] });
     assert.equal(result.code, 0, result.stderr);
     assert.ok(server.requests[0]!.body?.tools?.some((tool) => tool.function.name === 'task'), 'plan mode offers task');
     const sub = server.requests.find(isSubagent);
@@ -131,16 +122,13 @@ describe('subagents through the task tool', { timeout: 90_000 }, () => {
   });
 
   test('--json lines carry the subagent id on each of its events', async () => {
-    const { result } = await inProcessAgainstServer(
-      {
+    const { result } = await runCli({ inProcess: true, server: {
         respond: (request) => {
           if (isSubagent(request)) return text('Found it.');
           if (request.body?.messages?.some((message) => message.role === 'tool')) return text('Done.');
           return toolCalls([task('call_j', 'explore', 'it')]);
         },
-      },
-      { key: KEY, args: ['-p', '--json', 'find it'] },
-    );
+      }, key: KEY, args: ['-p', '--json', 'find it'] });
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     const tagged = lines.filter((line) => line.agentId !== undefined);
@@ -155,16 +143,13 @@ describe('subagents through the task tool', { timeout: 90_000 }, () => {
   });
 
   test('a fork\'s first request repeats the parent\'s last request before adding its own instruction', async () => {
-    const { server, result } = await inProcessAgainstServer(
-      {
+    const { server, result } = await runCli({ inProcess: true, server: {
         respond: (request) => {
           if (/You are a fork/.test(lastUser(request))) return text('Fork done.');
           if (request.body?.messages?.at(-1)?.role === 'tool') return text('Done.');
           return toolCalls([{ id: 'call_f', name: 'task', arguments: { description: 'carry on', prompt: 'carry on', subagent_type: 'general', fork: true } }]);
         },
-      },
-      { key: KEY, args: ['-p', 'delegate'] },
-    );
+      }, key: KEY, args: ['-p', 'delegate'] });
     assert.equal(result.code, 0, result.stderr);
     const [parent, fork] = server.requests;
     assert.ok(parent?.body && fork?.body);
@@ -178,16 +163,13 @@ describe('subagents through the task tool', { timeout: 90_000 }, () => {
 
   test('the turn\'s token budget counts its subagents; the session file keeps each subagent\'s conversation linked to its call', async () => {
     const cwd = tempWorkspace();
-    const { server, result } = await inProcessAgainstServer(
-      {
+    const { server, result } = await runCli({ inProcess: true, server: {
         respond: (request) => {
           if (isSubagent(request)) return text('Big answer.', { usage: { promptTokens: 5_000, completionTokens: 10 } });
           if (request.body?.messages?.some((message) => message.role === 'tool')) return text('Done.');
           return toolCalls([task('call_b', 'explore', 'budget')], { usage: { promptTokens: 100, completionTokens: 10 } });
         },
-      },
-      { key: KEY, cwd, args: ['-p', '--token-budget', '1000', 'spend'] },
-    );
+      }, key: KEY, cwd, args: ['-p', '--token-budget', '1000', 'spend'] });
     assert.equal(result.code, 3, result.stderr);
     assert.match(result.stderr, /budget/);
     assert.equal(server.requests.filter((request) => !isSubagent(request)).length, 1, 'the parent stopped after the step whose subagent spent the budget');
@@ -203,16 +185,13 @@ describe('subagents through the task tool', { timeout: 90_000 }, () => {
 
   test('/usage lists what each subagent of the session used; /export folds each subagent\'s own conversation under its call', async () => {
     const cwd = tempWorkspace();
-    const { result } = await inProcessAgainstServer(
-      {
+    const { result } = await runCli({ inProcess: true, server: {
         respond: (request) => {
           if (isSubagent(request)) return text('Found it in sylvan.json.', { usage: { promptTokens: 1_234, completionTokens: 56 } });
           if (request.body?.messages?.some((message) => message.role === 'tool')) return text('Done.');
           return toolCalls([task('call_u', 'explore', 'the config')]);
         },
-      },
-      { key: KEY, cwd, stdin: 'find the config\n/usage\n/export\n' },
-    );
+      }, key: KEY, cwd, stdin: 'find the config\n/usage\n/export\n' });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /subagents \(included above\):\n\s+explore-1 look for the config: 1,234 input · 56 output · 0 cached · 1 step\n/);
     const exported = readdirSync(cwd).find((name) => /^sylvan-session-.*\.md$/.test(name));

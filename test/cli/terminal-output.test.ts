@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { hang, startDashScopeServer, text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
-import { tempWorkspace } from '../helpers/start-cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { ask, startTerminal, startTerminalAtPrompt } from '../helpers/terminal.ts';
 import { displayWidth } from '../../src/shared/display-width.ts';
 

@@ -4,7 +4,7 @@ import { after, describe, test } from 'node:test';
 import { contentText } from '../helpers/chat-requests.ts';
 import { hang, startDashScopeServer, text } from '../helpers/dashscope-server.ts';
 import { closeAtEnd } from '../helpers/served.ts';
-import { tempWorkspace } from '../helpers/start-cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { startTerminal, type Terminal } from '../helpers/terminal.ts';
 import { helpLines } from '../../src/ui/commands/slash-commands.ts';
 

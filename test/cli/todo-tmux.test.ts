@@ -3,7 +3,8 @@ import { describe, test } from 'node:test';
 import { requestAt } from '../helpers/chat-requests.ts';
 import { signal } from '../helpers/deadline.ts';
 import { startDashScopeServer, text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
-import { runCli, tempWorkspace } from '../helpers/run-cli-limited.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { startTerminal } from '../helpers/terminal.ts';
 

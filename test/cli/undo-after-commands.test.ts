@@ -4,7 +4,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync,
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { startDashScopeServer, text, toolCalls, type DashScopeServer, type Responder, type ScriptedToolCall } from '../helpers/dashscope-server.ts';
-import { tempFolder } from '../helpers/children.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { startTerminal, type Terminal } from '../helpers/terminal.ts';
 
@@ -57,8 +57,8 @@ function processesIn(folder: string): string[] {
 
 describe('/undo after commands tells the truth', { timeout: 180_000 }, () => {
   test('exact bytes and mode come back, a folder swapped for a link out comes back as a folder, a file over 20 MB is left out and said, same-file calls of one step take turns', async () => {
-    const workspace = tempFolder('sylvan-undo-truth-');
-    const outside = tempFolder('sylvan-undo-truth-outside-');
+    const workspace = tempWorkspace('sylvan-undo-truth-');
+    const outside = tempWorkspace('sylvan-undo-truth-outside-');
     writeFileSync(join(outside, 'one.txt'), 'outside, not to be touched\n');
     git(workspace, 'init', '-q');
     writeFileSync(join(workspace, '.gitattributes'), '* text=auto\n');
@@ -73,7 +73,7 @@ describe('/undo after commands tells the truth', { timeout: 180_000 }, () => {
     chmodSync(join(workspace, 'private.txt'), 0o600);
     writeFileSync(join(workspace, 'lines.txt'), Array.from({ length: 16 }, (_, index) => `line ${index + 1}\n`).join(''));
     writeFileSync(join(workspace, 'log.txt'), 'start\n');
-    const home = tempFolder('sylvan-undo-truth-home-');
+    const home = tempWorkspace('sylvan-undo-truth-home-');
     const server = closeAtEnd(
       await startDashScopeServer({
         respond: responder({
@@ -141,12 +141,12 @@ describe('/undo after commands tells the truth', { timeout: 180_000 }, () => {
   });
 
   test('a FIFO git would read stops checkpoints, said before the next change, which does not run; a deleted or locked shadow repository is said and recovered; no git outlives Sylvan', async () => {
-    const workspace = tempFolder('sylvan-undo-faults-');
+    const workspace = tempWorkspace('sylvan-undo-faults-');
     git(workspace, 'init', '-q');
     writeFileSync(join(workspace, '.gitignore'), 'ignored/\n');
     git(workspace, 'add', '.');
     git(workspace, 'commit', '-q', '-m', 'first');
-    const home = tempFolder('sylvan-undo-faults-home-');
+    const home = tempWorkspace('sylvan-undo-faults-home-');
     const server = closeAtEnd(
       await startDashScopeServer({
         respond: responder({

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { tempWorkspace } from '../helpers/start-cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { startTerminal } from '../helpers/terminal.ts';
 
 // A command stopped with Esc ends the turn at once, but one that ignores SIGTERM lives on until

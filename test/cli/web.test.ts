@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { requestAt, toolResultText, assertEveryRequestValid } from '../helpers/chat-requests.ts';
-import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { raw, text, toolCalls } from '../helpers/dashscope-server.ts';
 import { startPageServer } from '../helpers/page-server.ts';
-import { runCliInProcess, tempWorkspace } from '../helpers/run-cli-in-process.ts';
 import { writeUserSettings } from '../mcp/mcp-helpers.ts';
 import { startSearchServer, type SearchBehaviour, type SearchService } from '../helpers/search-servers.ts';
 import { closeAtEnd } from '../helpers/served.ts';
@@ -24,10 +24,7 @@ const searchEnv = (service: SearchService, url: string): Record<string, string> 
 /** `sylvan -p` against a loopback DashScope whose model calls web_search, with `service` behind it. */
 async function searchThroughCli(service: SearchService, behaviour: SearchBehaviour = 'ok') {
   const search = closeAtEnd(await startSearchServer(service, { key: SEARCH_KEY, behaviour }));
-  const run = await inProcessAgainstServer(
-    { replies: [toolCalls([searchCall]), text('Hopfield and Hinton won it.')] },
-    { key: KEY, args: ['-p', 'who won the 2024 Nobel Prize in Physics?'], env: { ...searchEnv(service, search.url), SYLVAN_TOOL_TIMEOUT: '3' } },
-  );
+  const run = await runCli({ inProcess: true, server: { replies: [toolCalls([searchCall]), text('Hopfield and Hinton won it.')] }, key: KEY, args: ['-p', 'who won the 2024 Nobel Prize in Physics?'], env: { ...searchEnv(service, search.url), SYLVAN_TOOL_TIMEOUT: '3' } });
   return { search, ...run };
 }
 
@@ -88,10 +85,7 @@ describe('web_fetch through sylvan -p', { timeout: 60_000 }, () => {
   const fetchRun = (args: string[], env: Record<string, string> = {}) =>
     startPageServer().then(closeAtEnd).then(async (site) => ({
       site,
-      ...(await inProcessAgainstServer(
-        { replies: [toolCalls([{ id: 'call_fetch', name: 'web_fetch', arguments: { url: `${site.url}/article` } }]), text('Read it.')] },
-        { key: KEY, args, env },
-      )),
+      ...(await runCli({ inProcess: true, server: { replies: [toolCalls([{ id: 'call_fetch', name: 'web_fetch', arguments: { url: `${site.url}/article` } }]), text('Read it.')] }, key: KEY, args, env })),
     }));
   const denied = fetchRun(['-p', 'read the article'], { SYLVAN_FETCH_ALLOW_PRIVATE: '1' });
   const approved = fetchRun(['-p', '--yes', 'read the article'], { SYLVAN_FETCH_ALLOW_PRIVATE: '1' });
@@ -107,7 +101,7 @@ describe('web_fetch through sylvan -p', { timeout: 60_000 }, () => {
       { id: 'call_exact', name: 'web_fetch', arguments: { url: `${site.url}/article` } },
       { id: 'call_longer', name: 'web_fetch', arguments: { url: longer } },
     ];
-    return { site, ...(await inProcessAgainstServer({ replies: [toolCalls(calls), text('Read one.')] }, { key: KEY, cwd, args: ['-p', 'read both'], env: { SYLVAN_FETCH_ALLOW_PRIVATE: '1' } })) };
+    return { site, ...(await runCli({ inProcess: true, server: { replies: [toolCalls(calls), text('Read one.')] }, key: KEY, cwd, args: ['-p', 'read both'], env: { SYLVAN_FETCH_ALLOW_PRIVATE: '1' } })) };
   });
 
   test('an unapproved domain is denied in print mode: nothing is fetched, the model hears why', async () => {
@@ -146,10 +140,7 @@ describe('SYLVAN_SEARCH=dashscope', { timeout: 30_000 }, () => {
     choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra,
   });
   const searchInfo = { search_info: { search_results: [{ index: 1, title: 'Nobel Prize 2024', url: 'https://www.nobelprize.org/prizes/physics/2024/', site_name: 'NobelPrize.org', icon: '' }] } };
-  const run = inProcessAgainstServer(
-    { replies: [raw([chunk({ role: 'assistant', content: '' }, searchInfo), chunk({ content: 'Hopfield and Hinton.' }), chunk({}, {}, 'stop'), '[DONE]'])] },
-    { key: KEY, args: ['-p', 'who won the 2024 Nobel Prize in Physics?'], env: { SYLVAN_SEARCH: 'dashscope' } },
-  );
+  const run = runCli({ inProcess: true, server: { replies: [raw([chunk({ role: 'assistant', content: '' }, searchInfo), chunk({ content: 'Hopfield and Hinton.' }), chunk({}, {}, 'stop'), '[DONE]'])] }, key: KEY, args: ['-p', 'who won the 2024 Nobel Prize in Physics?'], env: { SYLVAN_SEARCH: 'dashscope' } });
 
   test('puts enable_search: true and search_options asking for sources into the request; offers no web_search tool', async () => {
     const { server, result } = await run;
@@ -170,7 +161,7 @@ describe('SYLVAN_SEARCH=dashscope', { timeout: 30_000 }, () => {
 
 describe('offline, no key: the ReAct article\'s GDP question piped into the REPL', { timeout: 30_000 }, () => {
   test('shows web_search, then calculate, then an answer built from both, marked as sample data', async () => {
-    const result = await runCliInProcess({ stdin: '2024 年中国 GDP 总量是多少万亿美元?换算成人民币是多少(按 7.2 汇率)?\nexit\n', env: { SYLVAN_MOCK_DELAY_MS: '0' } });
+    const result = await runCli({ inProcess: true, stdin: '2024 年中国 GDP 总量是多少万亿美元?换算成人民币是多少(按 7.2 汇率)?\nexit\n', env: { SYLVAN_MOCK_DELAY_MS: '0' } });
     assert.equal(result.code, 0, result.stderr);
     const out = result.stdout;
     const search = out.indexOf('⏺ web_search(query: "2024 年中国 GDP 总量是多少万亿美元")');

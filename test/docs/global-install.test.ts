@@ -4,8 +4,9 @@ import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { cleanCliEnvironment } from '../helpers/cli-environment.ts';
-import { killAtEnd, tempFolder } from '../helpers/children.ts';
+import { cleanCliEnvironment } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
+import { killAtEnd } from '../helpers/children.ts';
 
 // The README's way to use Sylvan on your own project, as a newcomer types it: `npm install -g .` in
 // the clone, then `sylvan` in another folder. The install goes to a temp prefix (not the machine's
@@ -38,9 +39,9 @@ test("the README's global install gives a sylvan command that works on the folde
   assert.match(readme, /^npm install -g \. /m, 'the README installs from the clone with `npm install -g .`');
   assert.ok(readme.includes(`\`sylvan -p "${QUESTION}"\``), 'the README asks the question this test asks');
 
-  const home = tempFolder('sylvan-global-home-');
+  const home = tempWorkspace('sylvan-global-home-');
   const prefix = join(home, 'global');
-  const myProject = tempFolder('sylvan-my-project-');
+  const myProject = tempWorkspace('sylvan-my-project-');
   writeFileSync(join(myProject, 'only-in-my-project.txt'), 'mine\n');
   const env = { ...cleanCliEnvironment(home), PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}` };
 

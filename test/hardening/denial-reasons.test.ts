@@ -3,10 +3,10 @@ import { describe, test } from 'node:test';
 import type { AgentEvent } from '../../src/agent/loop/events.ts';
 import { redactEvent } from '../../src/agent/loop/redact-events.ts';
 import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { startDashScopeServer, text, toolCalls } from '../helpers/dashscope-server.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
-import { tempWorkspace } from '../helpers/start-cli.ts';
 import { startTerminal } from '../helpers/terminal.ts';
 
 // The reason a call was denied reaches the model as the call's result (nobody to ask in print
@@ -16,7 +16,7 @@ const KEY = 'sk-claims-redaction-5d20';
 const TOKEN = 'ghp_claimsRedactionToken0f9e8d7c';
 
 const write = () => toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }]);
-const deniedInPrint = cliAgainstServer({ replies: [write(), text('OK, not written.')] }, { key: KEY, args: ['-p', 'write notes'] });
+const deniedInPrint = runCli({ server: { replies: [write(), text('OK, not written.')] }, key: KEY, args: ['-p', 'write notes'] });
 
 describe('the reason a call was denied', { timeout: 60_000 }, () => {
   test('reaches the model as the tool result: nobody to ask in print mode', async () => {

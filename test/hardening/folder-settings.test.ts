@@ -3,9 +3,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { startDashScopeServer, text, toolCalls } from '../helpers/dashscope-server.ts';
-import { runCliInProcess, tempWorkspace } from '../helpers/run-cli-in-process.ts';
 import { closeAtEnd } from '../helpers/served.ts';
 
 const KEY = 'sk-hardening-real-key-5512';
@@ -15,7 +15,7 @@ describe('a workspace .env cannot redirect the key or switch approval off (issue
     const attacker = closeAtEnd(await startDashScopeServer({ replies: [] }));
     const cwd = tempWorkspace();
     writeFileSync(join(cwd, '.env'), `DASHSCOPE_BASE_URL=${attacker.baseURL}\nSYLVAN_YES=1\n`);
-    const result = await runCliInProcess({ cwd, env: { DASHSCOPE_API_KEY: KEY }, stdin: '' });
+    const result = await runCli({ inProcess: true, cwd, env: { DASHSCOPE_API_KEY: KEY }, stdin: '' });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /DASHSCOPE_BASE_URL in \.env .* was ignored/);
     assert.match(result.stderr, /SYLVAN_YES in \.env .* was ignored/);
@@ -27,7 +27,7 @@ describe('a workspace .env cannot redirect the key or switch approval off (issue
     const server = closeAtEnd(await startDashScopeServer({ replies: [] }));
     const cwd = tempWorkspace();
     writeFileSync(join(cwd, '.env'), `DASHSCOPE_API_KEY=${KEY}\nDASHSCOPE_BASE_URL=${server.baseURL}\n`);
-    const result = await runCliInProcess({ cwd, stdin: '' });
+    const result = await runCli({ inProcess: true, cwd, stdin: '' });
     assert.equal(result.code, 0, result.stderr);
     assert.ok(result.stdout.includes(`DASHSCOPE_API_KEY is sent to ${new URL(server.baseURL).host}`), result.stdout);
   });
@@ -36,10 +36,7 @@ describe('a workspace .env cannot redirect the key or switch approval off (issue
     const cwd = tempWorkspace();
     writeFileSync(join(cwd, '.env'), `DASHSCOPE_API_KEY=${KEY}\nSYLVAN_YES=1\n`);
     writeFileSync(join(cwd, 'notes.txt'), 'original\n');
-    const { server, result } = await inProcessAgainstServer(
-      { replies: [toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'owned\n' } }]), text('ok')] },
-      { cwd, key: KEY, keyFromDotenv: true, args: ['-p', 'change notes.txt'] },
-    );
+    const { server, result } = await runCli({ inProcess: true, server: { replies: [toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'owned\n' } }]), text('ok')] }, cwd, key: KEY, keyFromDotenv: true, args: ['-p', 'change notes.txt'] });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(readFileSync(join(cwd, 'notes.txt'), 'utf8'), 'original\n');
     assert.match(toolResultText(requestAt(server, 1), 'call_w'), /--yes/);

@@ -3,9 +3,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { text, toolCalls } from '../helpers/dashscope-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-limited.ts';
 
 // Issue 32, failure 2: Sylvan started in the user's home folder. What the sandbox hides from
 // commands (credentials, shell histories, Sylvan's own settings and history) the file tools refuse
@@ -32,10 +32,7 @@ const call = (id: string, name: string, args: Record<string, unknown>) => ({ id,
 /** `sylvan -p` with `args`, in a home folder (HOME and, by default, SYLVAN_HOME = ~/.sylvan), the model making `calls` in one step. */
 function inHomeFolder(calls: (home: string) => ReturnType<typeof call>[], args: string[]) {
   const home = homeFolder();
-  const run = cliAgainstServer(
-    { replies: [toolCalls(calls(home)), text('done.')] },
-    { cwd: home, key: KEY, args: ['-p', ...args, 'look around'], env: { HOME: home, SYLVAN_HOME: '' } },
-  );
+  const run = runCli({ server: { replies: [toolCalls(calls(home)), text('done.')] }, cwd: home, key: KEY, args: ['-p', ...args, 'look around'], env: { HOME: home, SYLVAN_HOME: '' } });
   return { home, run };
 }
 

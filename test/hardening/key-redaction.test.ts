@@ -3,20 +3,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { redactSecrets } from '../../src/shared/redact-secrets.ts';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
 import { httpError, text, toolCalls } from '../helpers/dashscope-server.ts';
 
 const KEY = 'sk-hardening-redact-7c41e2';
 const echoing = () => httpError(401, { body: { error: { message: `Incorrect API key provided: ${KEY}. Check it.`, code: 'invalid_api_key' } } });
-const plain = cliAgainstServer({ replies: [echoing()] }, { key: KEY, args: ['-p', 'hi'], env: { SYLVAN_DEBUG: '1' } });
-const json = cliAgainstServer({ replies: [echoing()] }, { key: KEY, args: ['-p', '--json', 'hi'] });
-const jsonDebug = cliAgainstServer({ replies: [echoing()] }, { key: KEY, args: ['-p', '--json', 'hi'], env: { SYLVAN_DEBUG: '1' } });
-const newline = cliAgainstServer({ replies: [text('never')] }, { key: KEY, args: ['-p', '--json', 'hi'], env: { DASHSCOPE_API_KEY: `${KEY}\nsecond-line-of-key-99` } });
+const plain = runCli({ server: { replies: [echoing()] }, key: KEY, args: ['-p', 'hi'], env: { SYLVAN_DEBUG: '1' } });
+const json = runCli({ server: { replies: [echoing()] }, key: KEY, args: ['-p', '--json', 'hi'] });
+const jsonDebug = runCli({ server: { replies: [echoing()] }, key: KEY, args: ['-p', '--json', 'hi'], env: { SYLVAN_DEBUG: '1' } });
+const newline = runCli({ server: { replies: [text('never')] }, key: KEY, args: ['-p', '--json', 'hi'], env: { DASHSCOPE_API_KEY: `${KEY}\nsecond-line-of-key-99` } });
 // A tool error quoting the key (here: the model passes it as an expression) is saved without it.
-const toolError = cliAgainstServer(
-  { replies: [toolCalls([{ id: 'call_k', name: 'calculate', arguments: { expression: `${KEY} + 1` } }]), text('ok')] },
-  { key: KEY, args: ['-p', 'hi'] },
-);
+const toolError = runCli({ server: { replies: [toolCalls([{ id: 'call_k', name: 'calculate', arguments: { expression: `${KEY} + 1` } }]), text('ok')] }, key: KEY, args: ['-p', 'hi'] });
 
 function sessionText(cwd: string): string {
   const folder = join(cwd, '.sylvan-home', 'sessions');

@@ -4,9 +4,9 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-limited.ts';
 
 // Issue 22, failures 5 and 6: the files Sylvan reads on its own (settings, .env, instruction files,
 // .gitignore) — a FIFO, a device, a 1 GB file, a link out of the workspace or to a secret.
@@ -22,10 +22,7 @@ const fifo = (file: string): void => {
 
 /** `sylvan -p hello` in `cwd` (or the REPL, with `stdin`) against a loopback model answering `replies`. */
 const ask = (cwd: string, options: { replies?: Reply[]; stdin?: string; args?: string[] } = {}) =>
-  cliAgainstServer(
-    { replies: options.replies ?? [text('好的，答完了。')] },
-    { key: KEY, cwd, stdin: options.stdin, args: options.args ?? ['-p', 'hello'], killAfterMs: KILL_AFTER_MS },
-  );
+  runCli({ server: { replies: options.replies ?? [text('好的，答完了。')] }, key: KEY, cwd, stdin: options.stdin, args: options.args ?? ['-p', 'hello'], killAfterMs: KILL_AFTER_MS });
 
 const systemPrompt = (request: ReturnType<typeof requestAt>): string => String(request.body?.messages?.[0]?.content ?? '');
 

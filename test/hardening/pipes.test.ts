@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { startDashScopeServer, text } from '../helpers/dashscope-server.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
-import { startCli, tempWorkspace } from '../helpers/start-cli.ts';
+import { startCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { rmSync } from 'node:fs';
 import { after } from 'node:test';
 

@@ -3,11 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { runCli, runCliTimed, startCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { text } from '../helpers/dashscope-server.ts';
-import { runCliInProcess } from '../helpers/run-cli-in-process.ts';
-import { runCli, tempWorkspace } from '../helpers/run-cli-limited.ts';
-import { runCliTimed, startCli } from '../helpers/start-cli.ts';
 
 const sessionsOf = (home: string) => join(home, 'sessions');
 const jsonlFiles = (home: string) => readdirSync(sessionsOf(home)).filter((name) => name.endsWith('.jsonl'));
@@ -26,13 +24,13 @@ describe('the session is saved, or the user is told (issue 9, item 4)', { timeou
     mkdirSync(home);
     writeFileSync(sessionsOf(home), 'a file where the sessions folder should be');
     const env = { SYLVAN_HOME: home };
-    const repl = await runCliInProcess({ cwd, env, stdin: '(2+3)*4 等于多少？\n1+1 等于多少？\n/sessions\n' });
+    const repl = await runCli({ inProcess: true, cwd, env, stdin: '(2+3)*4 等于多少？\n1+1 等于多少？\n/sessions\n' });
     assert.equal(repl.code, 0, repl.stderr);
     assert.equal(repl.stdout.match(/sessions are not being saved: /g)?.length, 1, repl.stdout);
     assert.match(repl.stdout, /= 20/);
     assert.match(repl.stdout, /= 2\b/);
     assert.match(repl.stdout, /No sessions can be listed or saved: .*sessions is not a folder/);
-    const resumed = await runCliInProcess({ cwd, env, args: ['-c', '-p', '1+1 等于多少？'] });
+    const resumed = await runCli({ inProcess: true, cwd, env, args: ['-c', '-p', '1+1 等于多少？'] });
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.match(resumed.stderr, /No earlier session can be found: .*not a folder/);
     assert.match(resumed.stderr, /sessions are not being saved/);
@@ -52,10 +50,7 @@ describe('the session is saved, or the user is told (issue 9, item 4)', { timeou
       mkdirSync(sessionsOf(home));
       // Leave about 40 kB free: the first answer fits, the 120 kB second one cannot.
       writeFileSync(join(home, 'filler'), Buffer.alloc(256 * 1024 - 40 * 1024));
-      const { result } = await cliAgainstServer(
-        { replies: [text('short answer'), text('x'.repeat(120_000)), text('third answer')] },
-        { key: 'sk-full-disk-test-0001', cwd, env: { SYLVAN_HOME: home }, stdin: 'one\ntwo\nthree\n' },
-      );
+      const { result } = await runCli({ server: { replies: [text('short answer'), text('x'.repeat(120_000)), text('third answer')] }, key: 'sk-full-disk-test-0001', cwd, env: { SYLVAN_HOME: home }, stdin: 'one\ntwo\nthree\n' });
       assert.equal(result.code, 0, result.stderr);
       assert.equal(result.stdout.match(/sessions are not being saved: .*full/g)?.length, 1, result.stdout.slice(-2000));
       assert.match(result.stdout, /third answer/);
@@ -70,7 +65,7 @@ describe('the session is saved, or the user is told (issue 9, item 4)', { timeou
 
   test('two processes continuing the same session at once: the second starts a new one and says so', async () => {
     const cwd = tempWorkspace();
-    const first = await runCliInProcess({ cwd, args: ['-p', '(2+3)*4 等于多少？'] });
+    const first = await runCli({ inProcess: true, cwd, args: ['-p', '(2+3)*4 等于多少？'] });
     assert.equal(first.code, 0, first.stderr);
     const home = join(cwd, '.sylvan-home');
     const [original] = jsonlFiles(home);
@@ -120,14 +115,14 @@ describe('a bad SYLVAN_HOME and bad session parts (issue 9, item 12)', { timeout
 
   test('a session line with an image at file:///etc/passwd is skipped with a warning, never fatal', async () => {
     const cwd = tempWorkspace();
-    const first = await runCliInProcess({ cwd, args: ['-p', '(2+3)*4 等于多少？'] });
+    const first = await runCli({ inProcess: true, cwd, args: ['-p', '(2+3)*4 等于多少？'] });
     assert.equal(first.code, 0, first.stderr);
     const home = join(cwd, '.sylvan-home');
     const [file] = jsonlFiles(home);
     assert.ok(file);
     const hostile = { type: 'message', message: { role: 'user', content: [{ type: 'image', image: 'file:///etc/passwd' }] } };
     writeFileSync(join(sessionsOf(home), file), `${readFileSync(join(sessionsOf(home), file), 'utf8')}${JSON.stringify(hostile)}\n`);
-    const resumed = await runCliInProcess({ cwd, args: ['-c', '-p', '1+1 等于多少？'] });
+    const resumed = await runCli({ inProcess: true, cwd, args: ['-c', '-p', '1+1 等于多少？'] });
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.match(resumed.stderr, /warning: session \S+: line \d+ is damaged and was skipped/);
     assert.match(resumed.stdout, /2/);

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
 import { text, toolCalls } from '../helpers/dashscope-server.ts';
 import { probeSandbox } from '../../src/sandbox/availability.ts';
 
@@ -27,29 +27,23 @@ writeFileSync(join(project, 'checkpoints', 'epoch-3', 'weights.bin'), 'the proje
 writeFileSync(join(project, '.env'), `SYLVAN_HOME=${project}\n`);
 
 // The user's settings key is redacted from tool output, so the command prints it reversed.
-const run = cliAgainstServer(
-  {
+const run = runCli({ server: {
     replies: [
       toolCalls([{ id: 'call_write', name: 'write_file', arguments: { path: 'notes.txt', content: 'a change to checkpoint\n' } }]),
       toolCalls([{ id: 'call_read', name: 'run_command', arguments: { command: 'rev "$HOME/.sylvan/settings.json"; echo; echo ---end' } }]),
       text('done.'),
     ],
-  },
-  { cwd: project, key: KEY, args: ['-p', '--yes', 'go'], env: { HOME: home, SYLVAN_HOME: '' } },
-);
+  }, cwd: project, key: KEY, args: ['-p', '--yes', 'go'], env: { HOME: home, SYLVAN_HOME: '' } });
 
 // SYLVAN_HOME set in the real environment, elsewhere: ~/.sylvan (which may still hold the key) stays hidden too.
 const elsewhere = join(base, 'elsewhere');
 mkdirSync(elsewhere);
-const runElsewhere = cliAgainstServer(
-  {
+const runElsewhere = runCli({ server: {
     replies: [
       toolCalls([{ id: 'call_read', name: 'run_command', arguments: { command: 'rev "$HOME/.sylvan/settings.json"; echo; echo ---end' } }]),
       text('done.'),
     ],
-  },
-  { cwd: elsewhere, key: KEY, args: ['-p', '--yes', 'go'], env: { HOME: home, SYLVAN_HOME: join(base, 'configured-home') } },
-);
+  }, cwd: elsewhere, key: KEY, args: ['-p', '--yes', 'go'], env: { HOME: home, SYLVAN_HOME: join(base, 'configured-home') } });
 
 const reversed = (value: string) => [...value].reverse().join('');
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
 import { httpError, toolCalls } from '../helpers/dashscope-server.ts';
 
 // A *_TOKEN value from the environment is a secret like the API key: scrubbed from error text and
@@ -14,9 +14,9 @@ const echoing = () => httpError(401, { body: { error: { message: `Bad credential
 // The model quotes the token in a tool call (a tool error saves it), then the server's error echoes it.
 const quoting = () => [toolCalls([{ id: 'call_t', name: 'calculate', arguments: { expression: `${TOKEN} + 1` } }]), echoing()];
 const env = { GITHUB_TOKEN: TOKEN };
-const plain = cliAgainstServer({ replies: quoting() }, { key: KEY, args: ['-p', 'hi'], env });
-const json = cliAgainstServer({ replies: [echoing()] }, { key: KEY, args: ['-p', '--json', 'hi'], env });
-const jsonDebug = cliAgainstServer({ replies: [echoing()] }, { key: KEY, args: ['-p', '--json', 'hi'], env: { ...env, SYLVAN_DEBUG: '1' } });
+const plain = runCli({ server: { replies: quoting() }, key: KEY, args: ['-p', 'hi'], env });
+const json = runCli({ server: { replies: [echoing()] }, key: KEY, args: ['-p', '--json', 'hi'], env });
+const jsonDebug = runCli({ server: { replies: [echoing()] }, key: KEY, args: ['-p', '--json', 'hi'], env: { ...env, SYLVAN_DEBUG: '1' } });
 
 const sessionText = (cwd: string): string => {
   const folder = join(cwd, '.sylvan-home', 'sessions');

@@ -6,9 +6,9 @@ import { matchesGlob } from '../../src/shared/glob.ts';
 import { previewValue } from '../../src/shared/preview-value.ts';
 import { formatCall } from '../../src/shared/call-text.ts';
 import { requestAt } from '../helpers/chat-requests.ts';
-import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-in-process.ts';
 
 const KEY = 'sk-hardening-input-3391';
 const deepArray = (levels: number): unknown => {
@@ -26,8 +26,8 @@ const hostileReplies = (): Reply[] => [
   text('done'),
   text('second answer'),
 ];
-const print = inProcessAgainstServer({ replies: hostileReplies() }, { key: KEY, args: ['-p', 'hi'] });
-const piped = inProcessAgainstServer({ replies: hostileReplies() }, { key: KEY, stdin: 'first\nsecond\n' });
+const print = runCli({ inProcess: true, server: { replies: hostileReplies() }, key: KEY, args: ['-p', 'hi'] });
+const piped = runCli({ inProcess: true, server: { replies: hostileReplies() }, key: KEY, stdin: 'first\nsecond\n' });
 
 describe('no tool input can crash the display or the agent (issue 9, item 7)', { timeout: 60_000 }, () => {
   test('previewValue is bounded and never throws: 10,000 levels, cycles, throwing getters, 100k strings', () => {

@@ -11,9 +11,9 @@ import {
   type RequestPermissionResponse,
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
-import { cleanCliEnvironment } from './cli-environment.ts';
+import { cleanCliEnvironment, cliEntry } from './cli.ts';
+import { tempWorkspace } from './temp-workspace.ts';
 import { killAtEnd, occupySlotNow } from './children.ts';
-import { cliEntry, tempWorkspace } from './start-cli.ts';
 
 /** How the test's editor answers `session/request_permission`: an option id, or cancelled. */
 export type PermissionAnswer = (request: RequestPermissionRequest) => string | 'cancelled' | Promise<string | 'cancelled'>;

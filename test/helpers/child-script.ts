@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { tsxLoader } from './start-cli.ts';
+
+/** A bare `--import tsx` is resolved from the child's cwd, a temp dir without node_modules: name the loader by its URL. */
+export const tsxLoader = import.meta.resolve('tsx');
 
 /**
  * The node arguments that run a TypeScript child script: its compiled sibling under plain node when

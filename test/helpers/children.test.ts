@@ -3,9 +3,10 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { killWhenDone, processSlot, tempFolder } from './children.ts';
+import { tempWorkspace } from './temp-workspace.ts';
+import { tsxLoader } from './child-script.ts';
+import { killWhenDone, processSlot } from './children.ts';
 import { signal, withDeadline } from './deadline.ts';
-import { tsxLoader } from './start-cli.ts';
 
 const isAlive = (pid: number): boolean => {
   try {
@@ -62,19 +63,21 @@ describe('children of a test file', { timeout: 30_000 }, () => {
 
 describe('children of a test file in a shard (files sharing a process)', { timeout: 30_000 }, () => {
   test("are killed, and its temp folders deleted, when that file ends; testFileEnding() is false again for the next", async (context) => {
-    const folder = tempFolder('sylvan-shard-children-');
+    const folder = tempWorkspace('sylvan-shard-children-');
     const children = JSON.stringify(new URL('./children.ts', import.meta.url).href);
+    const workspaces = JSON.stringify(new URL('./temp-workspace.ts', import.meta.url).href);
     const state = join(folder, 'first.json');
     writeFileSync(
       join(folder, 'first.test.mjs'),
       `import { spawn } from 'node:child_process';
       import { writeFileSync } from 'node:fs';
       import { test } from 'node:test';
-      import { killAtEnd, tempFolder, testFileEnding } from ${children};
+      import { killAtEnd, testFileEnding } from ${children};
+      import { tempWorkspace } from ${workspaces};
       test('the first file starts a child and makes a folder', () => {
         if (testFileEnding()) throw new Error('testFileEnding() during the tests');
         const sleeper = killAtEnd(spawn('sleep', ['600'], { stdio: 'ignore' }));
-        writeFileSync(${JSON.stringify(state)}, JSON.stringify({ pid: sleeper.pid, folder: tempFolder() }));
+        writeFileSync(${JSON.stringify(state)}, JSON.stringify({ pid: sleeper.pid, folder: tempWorkspace() }));
       });`,
     );
     writeFileSync(

@@ -1,18 +1,15 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { atEachFileEnd, fileEnding } from './file-end.mjs';
+import { removeTempWorkspaces } from './temp-workspace.ts';
 
 // What the CLI helpers leave behind, cleaned up when each test file ends (in a shard too, where
-// files share this module): every child process still alive is killed, then every temp folder is
-// deleted. A test kills its own children
+// files share this module): every child process still alive is killed, then every temp workspace
+// (temp-workspace.ts) is deleted. A test kills its own children
 // when it ends (`killWhenDone`); this is the net under that, and it also catches a file stopped
 // by its --test-timeout (SIGTERM from the test runner), which would otherwise orphan them.
 
 const live = new Set<ChildProcess>();
 const endings = new Set<EndOfFile>();
-const folders: string[] = [];
 
 /** Registers `child` so it is killed (SIGKILL) when the test file ends, whatever happened. */
 export function killAtEnd<CHILD extends ChildProcess>(child: CHILD): CHILD {
@@ -47,13 +44,6 @@ export function endAtFileEnd(ending: EndOfFile): () => void {
 /** True once the file's tests are over: a CLI started now would outlive the cleanup. */
 export const testFileEnding = (): boolean => fileEnding();
 
-/** A temp dir (`prefix` + random), deleted when the test file ends. */
-export function tempFolder(prefix = 'sylvan-test-'): string {
-  const folder = mkdtempSync(join(tmpdir(), prefix));
-  folders.push(folder);
-  return folder;
-}
-
 function killLive(): void {
   for (const child of live) child.kill('SIGKILL');
   for (const ending of endings) ending.kill();
@@ -64,7 +54,7 @@ atEachFileEnd(async () => {
   const closed = [...live].map((child) => new Promise((resolve) => child.once('close', resolve)));
   killLive();
   await Promise.all(closed);
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  removeTempWorkspaces();
 });
 process.on('exit', killLive);
 for (const signal of ['SIGTERM', 'SIGHUP'] as const) {

@@ -12,7 +12,7 @@ import { CommandSandbox } from '../../src/sandbox/command-sandbox.ts';
 import { NetworkGrants } from '../../src/sandbox/network-grants.ts';
 import { builtInSpec } from '../../src/tools/registry/built-in-specs.ts';
 import { TodoList } from '../../src/tools/todo/todo-list.ts';
-import { tempFolder } from './children.ts';
+import { tempWorkspace } from './temp-workspace.ts';
 
 /**
  * A whole `Runtime` for a test of the REPL, with `overrides` (getters kept as getters) over empty
@@ -20,7 +20,7 @@ import { tempFolder } from './children.ts';
  * home, every command a no-op. A turn nobody scripted fails the test that starts it.
  */
 export function stubRuntime<T extends Partial<Runtime>>(overrides: T): Runtime & NoInfer<T> {
-  const workspace = tempFolder('sylvan-stub-runtime-');
+  const workspace = tempWorkspace('sylvan-stub-runtime-');
   const config = loadConfig([], { SYLVAN_HOME: join(workspace, '.sylvan-home'), SYLVAN_PROVIDER: 'mock' }, workspace) as Config;
   const sessionId = 'session-1';
   const defaults: Runtime = {

@@ -2,8 +2,9 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { endAtFileEnd, occupySlotNow, tempFolder } from './children.ts';
-import { cliEntry } from './start-cli.ts';
+import { cliEntry } from './cli.ts';
+import { tempWorkspace } from './temp-workspace.ts';
+import { endAtFileEnd, occupySlotNow } from './children.ts';
 
 /** How long any one thing on the screen may take to appear on a loaded machine: a safety net. */
 export const SCREEN_DEADLINE_MS = 60_000;
@@ -79,7 +80,7 @@ export interface Terminal {
  * slots; whatever a test leaves open is closed when the file ends, also when the test failed.
  */
 export async function startTerminal(options: TerminalOptions): Promise<Terminal> {
-  const folder = tempFolder('sylvan-terminal-');
+  const folder = tempWorkspace('sylvan-terminal-');
   const socket = join(folder, 'tmux.sock');
   const log = join(folder, 'bytes.log');
   const pidFile = join(folder, 'cli.pid');

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { killWhenDone } from '../helpers/children.ts';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { runCli, startCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { text } from '../helpers/dashscope-server.ts';
 import { withDeadline } from '../helpers/deadline.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { startDashScopeServer } from '../helpers/dashscope-server.ts';
-import { startCli, tempWorkspace } from '../helpers/start-cli.ts';
 
 // A hook's processes end with it (past its timeout, on Ctrl-C), and a folder's hooks run only once
 // the user trusted them as they are.
@@ -45,7 +45,7 @@ async function fileAppears(path: string): Promise<void> {
 describe("a hook's processes", { timeout: 120_000 }, () => {
   test('a hook past its timeout is killed with its children, and the turn goes on', async () => {
     const cwd = userHooks({ UserPromptSubmit: [{ hooks: [{ type: 'command', command: LINGERING, timeout: 1 }] }] });
-    const { result, server } = await cliAgainstServer({ replies: [text('answered')] }, { key: KEY, cwd, args: ['-p', 'hello'] });
+    const { result, server } = await runCli({ server: { replies: [text('answered')] }, key: KEY, cwd, args: ['-p', 'hello'] });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /answered/);
     assert.match(result.stderr, /timed out and was stopped/);
@@ -81,19 +81,19 @@ describe("a project's hooks", { timeout: 120_000 }, () => {
     const marker = () => (existsSync(join(cwd, 'marker.txt')) ? readFileSync(join(cwd, 'marker.txt'), 'utf8') : '');
     projectHooks('first');
 
-    const untrusted = await cliAgainstServer({ replies: [text('one')] }, { key: KEY, cwd, args: ['-p', 'hello'] });
+    const untrusted = await runCli({ server: { replies: [text('one')] }, key: KEY, cwd, args: ['-p', 'hello'] });
     assert.equal(untrusted.result.code, 0, untrusted.result.stderr);
     assert.equal(marker(), '', 'the untrusted hook did not run');
     assert.match(untrusted.result.stderr, /1 hook in .*\.sylvan\/settings\.json did not run: a folder's hooks run only once you trust them/);
 
-    const trusting = await cliAgainstServer({ replies: [text('two')] }, { key: KEY, cwd, stdin: '/hooks\n/hooks trust\nhello\n' });
+    const trusting = await runCli({ server: { replies: [text('two')] }, key: KEY, cwd, stdin: '/hooks\n/hooks trust\nhello\n' });
     assert.equal(trusting.result.code, 0, trusting.result.stderr);
     assert.match(trusting.result.stdout, /not trusted: does not run/);
     assert.match(trusting.result.stdout, /Trusted: these hooks run from now on/);
     assert.equal(marker(), 'first\n', 'the trusted hook ran');
 
     projectHooks('changed');
-    const changed = await cliAgainstServer({ replies: [text('three')] }, { key: KEY, cwd, args: ['-p', 'hello'] });
+    const changed = await runCli({ server: { replies: [text('three')] }, key: KEY, cwd, args: ['-p', 'hello'] });
     assert.equal(changed.result.code, 0, changed.result.stderr);
     assert.equal(marker(), 'first\n', 'the changed hook did not run');
     assert.match(changed.result.stderr, /did not run: a folder's hooks run only once you trust them/);

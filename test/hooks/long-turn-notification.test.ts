@@ -8,8 +8,8 @@ import type { AgentEvent, StopReason } from '../../src/agent/loop/events.ts';
 import { notifyWhenLong } from '../../src/runtime/long-turn-notification.ts';
 import { text } from '../helpers/dashscope-server.ts';
 import { signal, withDeadline } from '../helpers/deadline.ts';
-import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-in-process.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 // When a long turn ends in the REPL, the Notification hooks hear that Sylvan waits for the user
 // (`idle_prompt`, Claude Code's name), so a notifier set up for the approval prompt covers it too.
@@ -68,7 +68,7 @@ describe('a Notification at the end of a long turn', { timeout: 60_000 }, () => 
       join(cwd, '.sylvan-home', 'settings.json'),
       JSON.stringify({ notifyAfter: 0, hooks: { Notification: [{ matcher: 'idle_prompt', hooks: [{ type: 'http', url: `http://127.0.0.1:${port}/notify` }] }] } }),
     );
-    const { result } = await inProcessAgainstServer({ replies: [text('Done at last.')] }, { key: KEY, cwd, stdin: 'do the long thing\n' });
+    const { result } = await runCli({ inProcess: true, server: { replies: [text('Done at last.')] }, key: KEY, cwd, stdin: 'do the long thing\n' });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /Done at last\./);
     const input = await withDeadline(posted.fired, 20_000, 'the Notification hook to be run');

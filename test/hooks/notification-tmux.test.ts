@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { startDashScopeServer, text, toolCalls } from '../helpers/dashscope-server.ts';
 import { withDeadline } from '../helpers/deadline.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
-import { tempWorkspace } from '../helpers/start-cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { startTerminal } from '../helpers/terminal.ts';
 
 // A Notification hook hears that Sylvan waits for the user's approval, while the question is on screen.

@@ -3,9 +3,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { contentText, toolResultText } from '../helpers/chat-requests.ts';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { text, toolCalls, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
-import { tempWorkspace } from '../helpers/start-cli.ts';
 
 // A subagent meets the user's hooks: SubagentStart and SubagentStop around its run, and the tool
 // hooks on each of its calls. Through the built CLI against the scripted loopback model, the hooks
@@ -47,7 +47,7 @@ describe("a subagent meets the user's hooks", { timeout: 120_000 }, () => {
       if (isSubagent(request)) return text('Found them.');
       return hasToolResult(request) ? text('Done.') : toolCalls([task('call_e', 'explore', 'find the tests'), task('call_g', 'general', 'find the docs')]);
     };
-    const { result, server } = await cliAgainstServer({ respond }, { key: KEY, cwd, args: ['-p', 'look around'] });
+    const { result, server } = await runCli({ server: { respond }, key: KEY, cwd, args: ['-p', 'look around'] });
     assert.equal(result.code, 0, result.stderr);
     const explore = server.requests.find(isExplore);
     const general = server.requests.find((request) => isSubagent(request) && !isExplore(request));
@@ -71,7 +71,7 @@ describe("a subagent meets the user's hooks", { timeout: 120_000 }, () => {
       if (isSubagent(request)) return hasToolResult(request) || JSON.stringify(request.body?.messages).includes('name the file') ? text('Found it in config/app.json.') : text('Found it.');
       return hasToolResult(request) ? text('Done.') : toolCalls([task('call_s', 'explore', 'find the config')]);
     };
-    const { result, server } = await cliAgainstServer({ respond }, { key: KEY, cwd, args: ['-p', 'find the config'] });
+    const { result, server } = await runCli({ server: { respond }, key: KEY, cwd, args: ['-p', 'find the config'] });
     assert.equal(result.code, 0, result.stderr);
     const subagentRequests = server.requests.filter(isSubagent);
     assert.equal(subagentRequests.length, 2, 'one answer, one continuation');
@@ -96,7 +96,7 @@ describe("a subagent meets the user's hooks", { timeout: 120_000 }, () => {
       if (isSubagent(request)) return text('Found it.');
       return hasToolResult(request) ? text('Done.') : toolCalls([task('call_n', 'explore', 'find it')]);
     };
-    const { result, server } = await cliAgainstServer({ respond }, { key: KEY, cwd, args: ['-p', '--json', 'find it'] });
+    const { result, server } = await runCli({ server: { respond }, key: KEY, cwd, args: ['-p', '--json', 'find it'] });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(server.requests.filter(isSubagent).length, 4, 'the first answer and three continuations');
     const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -113,7 +113,7 @@ describe("a subagent meets the user's hooks", { timeout: 120_000 }, () => {
       if (isSubagent(request)) return hasToolResult(request) ? text('I could not run it.') : toolCalls([{ id: 'call_run', name: 'run_command', arguments: { command: 'touch ran.txt' } }]);
       return hasToolResult(request) ? text('Done.') : toolCalls([task('call_t', 'general', 'touch a file')]);
     };
-    const { result, server } = await cliAgainstServer({ respond }, { key: KEY, cwd, args: ['--yes', '-p', 'touch it'] });
+    const { result, server } = await runCli({ server: { respond }, key: KEY, cwd, args: ['--yes', '-p', 'touch it'] });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(existsSync(join(cwd, 'ran.txt')), false, 'the command did not run');
     const subagentFollowUp = server.requests.find((request) => isSubagent(request) && hasToolResult(request));

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { text, toolCalls, type Reply, type Responder } from '../helpers/dashscope-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-limited.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, processesIn, serverPid, TEST_SERVER, writeUserSettings } from './mcp-helpers.ts';
@@ -27,7 +27,7 @@ function workspaceWith(server: Record<string, unknown>): string {
 }
 
 const run = (cwd: string, replies: Reply[], options: { args?: string[]; stdin?: string } = {}) =>
-  cliAgainstServer({ replies }, { key: KEY, cwd, args: options.args ?? ['-p', '用工具'], stdin: options.stdin, killAfterMs: 60_000 });
+  runCli({ server: { replies }, key: KEY, cwd, args: options.args ?? ['-p', '用工具'], stdin: options.stdin, killAfterMs: 60_000 });
 
 describe('list_mcp_resources', { timeout: 120_000 }, () => {
   it("200 resources with long URIs: the model reads the list cut at the MCP result bound, and is told it was cut", async () => {
@@ -65,7 +65,7 @@ describe('an oversized MCP message drops that server with one line (failure 4)',
       await eventually(() => serverPid(pidFile) === 0, 'the flooding server was ended', 30_000);
       return text('第一个回答。');
     };
-    const { server, result } = await cliAgainstServer({ respond }, { key: KEY, cwd, args: [], stdin: '问题一\n问题二\n', killAfterMs: 60_000 });
+    const { server, result } = await runCli({ server: { respond }, key: KEY, cwd, args: [], stdin: '问题一\n问题二\n', killAfterMs: 60_000 });
     assert.equal(result.code, 0, result.stderr.slice(0, 2000));
     noStackTrace(result.stderr);
     assert.equal(server.requests.length, 2);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { runCli, tempWorkspace } from '../helpers/run-cli-limited.ts';
+import { runCli, startCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { probeSandbox } from '../../src/sandbox/availability.ts';
-import { startCli } from '../helpers/start-cli.ts';
 import { goneWithin, livingWith } from '../tools/shell/group-processes.ts';
 import { eventually, TEST_SERVER, writeUserSettings } from './mcp-helpers.ts';
 

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { startDashScopeServer, text, toolCalls } from '../helpers/dashscope-server.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
-import { startCli, tempWorkspace } from '../helpers/start-cli.ts';
-import { removeTempWorkspaces } from '../helpers/run-cli-limited.ts';
+import { startCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { eventually, fileHas, isAlive, serverPid, TEST_SERVER, writeUserSettings } from './mcp-helpers.ts';
-
-after(removeTempWorkspaces);
 
 /** A workspace whose user settings start the fixture server, trusted, recording to files in the workspace. */
 function workspaceWithTestServer() {

@@ -3,9 +3,9 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { assertEveryRequestValid, requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-limited.ts';
 import {
   EVERYTHING,
   eventually,
@@ -25,7 +25,7 @@ const warningLines = (stderr: string, server: string) => stderr.split('\n').filt
 
 /** Runs `sylvan -p` in `cwd` (its user settings already written) against a loopback model replying `replies`. */
 const ask = (cwd: string, replies: Reply[], args: string[] = []) =>
-  cliAgainstServer({ replies }, { key: KEY, cwd, args: ['-p', '用工具', ...args], killAfterMs: 40_000 });
+  runCli({ server: { replies }, key: KEY, cwd, args: ['-p', '用工具', ...args], killAfterMs: 40_000 });
 
 describe('MCP servers over stdio: everything and filesystem', () => {
   const cwd = tempWorkspace('sylvan-mcp-');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { tempFolder } from '../helpers/children.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { startTerminal, type Terminal } from '../helpers/terminal.ts';
 
 // A server slower to start than the limit (as `npx -y` is while it downloads): the user is told
@@ -13,7 +13,7 @@ after(() => terminal?.close());
 
 describe('an MCP server that does not start in time', { timeout: 60_000 }, () => {
   test('says so above the prompt when it happens, with the real reason and how to raise the limit; /mcp keeps that reason', async () => {
-    const cwd = tempFolder('sylvan-mcp-slow-');
+    const cwd = tempWorkspace('sylvan-mcp-slow-');
     const home = join(cwd, '.home');
     mkdirSync(home, { recursive: true });
     // Starts, then never answers `initialize`: slow as a first download.

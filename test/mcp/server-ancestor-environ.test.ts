@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { text } from '../helpers/dashscope-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-limited.ts';
 import { probeSandbox } from '../../src/sandbox/availability.ts';
 import { writeUserSettings } from './mcp-helpers.ts';
 
@@ -22,7 +22,7 @@ async function probeRun(extra: object = {}): Promise<string> {
   const cwd = tempWorkspace('sylvan-mcp-environ-');
   const probeFile = join(cwd, 'probe.txt');
   writeUserSettings(cwd, { mcpServers: { probe: { command: process.execPath, args: [PROBE], env: { PROBE_FILE: probeFile, PROBE_SETTINGS: join(cwd, '.sylvan-home', 'settings.json') }, ...extra } } });
-  const { result } = await cliAgainstServer({ replies: [text('done.')] }, { cwd, key: KEY, args: ['-p', 'hello'] });
+  const { result } = await runCli({ server: { replies: [text('done.')] }, cwd, key: KEY, args: ['-p', 'hello'] });
   assert.equal(result.code, 0, result.stderr);
   assert.doesNotMatch(result.stderr, /MCP server probe (failed|stopped)/);
   return readFileSync(probeFile, 'utf8');

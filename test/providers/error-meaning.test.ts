@@ -21,7 +21,7 @@ import { loadModelFactory } from '../../src/providers/load-model-factory.ts';
 // Sylvan's own model (the provider, guarded fetch and stream guard a user has), and the error
 // is worded by describeModelError, as the agent loop does. The server counts the requests, so a
 // retry shows; every reply says `retry-after: 0`, so a retry costs no time. Through the built CLI:
-// test/cli/error-meaning.test.ts.
+// test/cli/error-lines-by-meaning.test.ts.
 
 const KEY = 'sk-meaning-test';
 const TIMEOUT = { timeout: 30_000 };

@@ -3,16 +3,16 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { requestAt } from '../helpers/chat-requests.ts';
-import { inProcessAgainstServer } from '../helpers/in-process-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { text } from '../helpers/dashscope-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-in-process.ts';
 import { writeProjectSettings, writeUserSettings } from '../mcp/mcp-helpers.ts';
 
 const KEY = 'sk-sylvan-settings-test-3b9e';
 
 /** `sylvan -p hello` in `cwd` against a loopback model answering "ok". */
 const ask = (cwd: string, options: { env?: Record<string, string>; stdin?: string; args?: string[] } = {}) =>
-  inProcessAgainstServer({ replies: [text('ok'), text('ok')] }, { key: KEY, cwd, env: options.env, stdin: options.stdin, args: options.args ?? ['-p', 'hello'] });
+  runCli({ inProcess: true, server: { replies: [text('ok'), text('ok')] }, key: KEY, cwd, env: options.env, stdin: options.stdin, args: options.args ?? ['-p', 'hello'] });
 
 function workspace(project?: object | string, user?: object): string {
   const cwd = tempWorkspace('sylvan-settings-');

@@ -8,12 +8,12 @@ import { SessionCheckpoints } from '../../src/checkpoints/session-checkpoints.ts
 import { createTools } from '../../src/tools/registry/create-tools.ts';
 import { redoCommand, rewindCommand, undoCommand } from '../../src/ui/commands/checkpoint-commands.ts';
 import type { ReplState } from '../../src/ui/repl/repl.ts';
-import { tempFolder } from '../helpers/children.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 /** Two turns, each writing a file, with the history a real turn leaves; the state the commands see, answers scripted. */
 async function session(answers: string[]) {
-  const workspace = tempFolder('sylvan-rewind-ui-');
-  const checkpoints = new SessionCheckpoints({ home: tempFolder('sylvan-rewind-ui-home-'), sessionId: 's', workspaceRoot: workspace });
+  const workspace = tempWorkspace('sylvan-rewind-ui-');
+  const checkpoints = new SessionCheckpoints({ home: tempWorkspace('sylvan-rewind-ui-home-'), sessionId: 's', workspaceRoot: workspace });
   const tools = createTools({ workspaceRoot: workspace, weather: 'sample', secretPatterns: [], toolTimeoutMs: 10_000, checkpoints: () => checkpoints });
   let messages: ModelMessage[] = [];
   for (const [index, name] of ['one', 'two'].entries()) {

@@ -19,7 +19,7 @@ import { runRepl } from '../../src/ui/repl/repl.ts';
 import { ScriptedReader } from '../helpers/scripted-reader.ts';
 
 // In-process: the REPL with a stub runtime whose MCP side is scripted. The real server-everything
-// runs in test/mcp/mcp-prompts-resources.test.ts.
+// runs in test/mcp/server-everything-prompts.test.ts.
 
 const savedForceColor = process.env.FORCE_COLOR;
 let home: string;

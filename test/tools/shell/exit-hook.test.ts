@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { childScript } from '../../helpers/child-script.ts';
-import { tempFolder } from '../../helpers/children.ts';
+import { tempWorkspace } from '../../helpers/temp-workspace.ts';
 import { groupGoneWithin, livingMembersOf } from './group-processes.ts';
 
 const CHILD = childScript(import.meta.resolve('./command-then-exit.js'), new URL('./command-then-exit.ts', import.meta.url));
@@ -12,7 +12,7 @@ const CHILD = childScript(import.meta.resolve('./command-then-exit.js'), new URL
 async function commandGroupOfChild(
   how: 'exit' | 'wait',
 ): Promise<{ group: number; sylvan: ChildProcess; ended: Promise<{ code: number | null; signal: string | null }> }> {
-  const child = spawn(process.execPath, [...CHILD, how], { stdio: ['ignore', 'pipe', 'inherit'], cwd: tempFolder('sylvan-exit-hook-') });
+  const child = spawn(process.execPath, [...CHILD, how], { stdio: ['ignore', 'pipe', 'inherit'], cwd: tempWorkspace('sylvan-exit-hook-') });
   const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const group = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => {

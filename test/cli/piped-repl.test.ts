@@ -5,9 +5,7 @@ import { describe, test } from 'node:test';
 import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
 import { assertEveryRequestValid, conversationOf, requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { text, toolCalls, type Responder } from '../helpers/dashscope-server.ts';
-import { inProcessAgainstServer, type ServerRun } from '../helpers/in-process-against-server.ts';
-import { startedInProcess } from '../helpers/run-cli-in-process.ts';
-import type { CliOptions } from '../helpers/run-cli-limited.ts';
+import { runCli, type CliOptions, type ServerRun } from '../helpers/cli.ts';
 
 const KEY = 'sk-sylvan-repl-test-91ab40';
 const PROMPT = '› ';
@@ -15,7 +13,7 @@ const QUESTION_TAIL = '? [y]es / [n]o / [a]lways this session › ';
 
 /** Runs the REPL against a loopback DashScope answering with `respond`, accepting only KEY. */
 const replAgainstServer = (respond: Responder, options: CliOptions): Promise<ServerRun> =>
-  inProcessAgainstServer({ respond }, { ...options, key: KEY });
+  runCli({ inProcess: true, server: { respond }, ...options, key: KEY });
 
 const lines = (output: string): string[] => output.split('\n');
 
@@ -31,8 +29,8 @@ function turnLines(output: string, input: string): string[] {
 const isActivity = (line: string): boolean => /^\s*(⏺|⎿|·)/.test(line);
 
 // The issue's "done when", verbatim; one more question after `exit` shows that exit really leaves.
-const doneWhen = startedInProcess({ stdin: '北京今天天气怎么样？\n(2+3)*4 等于多少？\nexit\n1+1 等于多少？\n' });
-const emptyLinesThenEof = startedInProcess({ stdin: '\n   \n(2+3)*4 等于多少？\n' });
+const doneWhen = runCli({ inProcess: true, stdin: '北京今天天气怎么样？\n(2+3)*4 等于多少？\nexit\n1+1 等于多少？\n' });
+const emptyLinesThenEof = runCli({ inProcess: true, stdin: '\n   \n(2+3)*4 等于多少？\n' });
 
 const TURN_ONE = 'What is (2+3)*4?';
 const TURN_TWO = 'And what did you compute just now?';

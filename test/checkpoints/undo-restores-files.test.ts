@@ -7,7 +7,7 @@ import type { Tool } from 'ai';
 import { checkpointFolder, KEPT_SESSIONS } from '../../src/checkpoints/checkpoint-store.ts';
 import { SessionCheckpoints, type SessionCheckpointsOptions } from '../../src/checkpoints/session-checkpoints.ts';
 import { createTools } from '../../src/tools/registry/create-tools.ts';
-import { tempFolder } from '../helpers/children.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: cwd } });
@@ -22,8 +22,8 @@ const never = async () => false;
 
 /** A workspace (optionally a git repository with one commit), a home, the checkpoints and the real tools wired to them. */
 function setUp(options: { git?: boolean; bounds?: SessionCheckpointsOptions['bounds']; sessionId?: string; workspace?: string; home?: string } = {}) {
-  const workspace = options.workspace ?? tempFolder('sylvan-checkpoints-ws-');
-  const home = options.home ?? tempFolder('sylvan-checkpoints-home-');
+  const workspace = options.workspace ?? tempWorkspace('sylvan-checkpoints-ws-');
+  const home = options.home ?? tempWorkspace('sylvan-checkpoints-home-');
   if (options.git && !existsSync(join(workspace, '.git'))) {
     git(workspace, 'init', '-q');
     writeFileSync(join(workspace, 'kept.txt'), 'kept\n');
@@ -261,7 +261,7 @@ describe('conversation points', () => {
 
 describe('checkpoints across sessions', () => {
   test('a session with no transcript loses its checkpoints silently; past the last sessions the oldest go, and that is said', async () => {
-    const home = tempFolder('sylvan-checkpoints-home-');
+    const home = tempWorkspace('sylvan-checkpoints-home-');
     mkdirSync(join(home, 'sessions'));
     const make = (id: string, usedAt: number) => {
       mkdirSync(join(checkpointFolder(home, id)), { recursive: true });

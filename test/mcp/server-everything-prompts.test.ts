@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { contentText, conversationOf, requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { startDashScopeServer, text, toolCalls, type DashScopeServer, type Reply } from '../helpers/dashscope-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-limited.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { startTerminal } from '../helpers/terminal.ts';
 import { EVERYTHING, writeUserSettings } from './mcp-helpers.ts';
@@ -95,7 +95,7 @@ describe('MCP prompts and resources in a terminal, against server-everything', (
 
 describe('MCP prompts in print mode, against server-everything', () => {
   const ask = (prompt: string, replies: Reply[] = [text('好。')]) =>
-    cliAgainstServer({ replies }, { key: KEY, cwd: workspace(), args: ['-p', prompt], killAfterMs: 60_000 });
+    runCli({ server: { replies }, key: KEY, cwd: workspace(), args: ['-p', prompt], killAfterMs: 60_000 });
   const named = ask('/everything:args-prompt state=TX Paris');
   const missing = ask('/everything:args-prompt');
   const embedded = ask('/everything:resource-prompt Blob 2');

@@ -3,10 +3,9 @@ import { describe, test } from 'node:test';
 import { startDashScopeServer, text, type DashScopeServer, type Reply } from '../helpers/dashscope-server.ts';
 import { fixtureMessage as messageOf, providerErrorReply as replyOf } from '../helpers/provider-error-fixtures.ts';
 import { closeAtEnd } from '../helpers/served.ts';
-import { runCliInProcess } from '../helpers/run-cli-in-process.ts';
-import type { CliResult } from '../helpers/run-cli.ts';
+import { runCli, type CliResult } from '../helpers/cli.ts';
 
-// Issue 23, section 1, through the CLI (in-process, run-cli-in-process.ts): the cases the issue
+// Issue 23, section 1, through the CLI (in-process: `runCli({ inProcess: true })`, test/helpers/cli.ts): the cases the issue
 // names, replayed through `sylvan -p` against the loopback server, which counts the requests (so a retry shows). Every
 // reply carries `retry-after: 0`: a retry costs no time. Each body's source is in
 // test/fixtures/provider-errors/README.md; every fixture, in-process: test/providers/error-meaning.test.ts.
@@ -24,7 +23,7 @@ interface Run {
 function runAgainst(replies: Reply[], model: string): Promise<Run> {
   const run = (async () => {
     const server = closeAtEnd(await startDashScopeServer({ replies, apiKey: KEY }));
-    const result = await runCliInProcess({
+    const result = await runCli({ inProcess: true,
       args: ['-p', '-m', model, 'hello'],
       env: { SYLVAN_PROVIDER: 'openai', OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL, SYLVAN_MAX_RETRIES: '2' },
     });

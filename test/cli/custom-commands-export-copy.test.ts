@@ -3,10 +3,10 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { contentText, requestAt } from '../helpers/chat-requests.ts';
-import { cliAgainstServer } from '../helpers/cli-against-server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { startDashScopeServer, text, toolCalls, type RecordedRequest } from '../helpers/dashscope-server.ts';
 import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
-import { tempWorkspace } from '../helpers/run-cli-limited.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { startTerminal } from '../helpers/terminal.ts';
 
@@ -35,18 +35,15 @@ const lastUserText = (request: RecordedRequest): string =>
 
 // A piped REPL: nobody can approve the `!` line, so /status is not sent.
 const replCwd = workspaceWith(COMMANDS);
-const repl = cliAgainstServer(
-  {
+const repl = runCli({ server: {
     replies: [
       toolCalls([{ id: 'call_calc', name: 'calculate', arguments: { expression: KEY } }]),
       text(`Reviewed. The key ${KEY} was in the file.`),
       text('Fixed.'),
     ],
-  },
-  { key: KEY, cwd: replCwd, stdin: '/review src/app.ts "error paths"\n/fix the login bug\n/status\n/export\n' },
-);
+  }, key: KEY, cwd: replCwd, stdin: '/review src/app.ts "error paths"\n/fix the login bug\n/status\n/export\n' });
 // Print mode with --yes: the `!` line runs, and its output goes into the prompt.
-const printed = cliAgainstServer({ replies: [text('Next: write the tests.')] }, { key: KEY, cwd: workspaceWith(COMMANDS), args: ['--yes', '-p', '/status today'] });
+const printed = runCli({ server: { replies: [text('Next: write the tests.')] }, key: KEY, cwd: workspaceWith(COMMANDS), args: ['--yes', '-p', '/status today'] });
 
 describe('custom commands against a loopback model', () => {
   test('a project command sends its prompt with $ARGUMENTS and $1/$2 put in, on its own model for that turn only', CLI_TEST_TIMEOUT, async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { assertEveryRequestValid, conversationOf } from '../helpers/chat-requests.ts';
 import { startDashScopeServer, text, toolCalls, type DashScopeServer, type Responder } from '../helpers/dashscope-server.ts';
-import { tempFolder } from '../helpers/children.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { startTerminal, type Terminal } from '../helpers/terminal.ts';
 
@@ -36,7 +36,7 @@ const NOTES = Buffer.from('alpha\r\nbeta\r\ngamma\r\n');
 
 /** A git repository with notes.txt (CRLF, mode 0640), change.txt and delete.txt committed, a stash and a staged change. */
 function repository(): string {
-  const workspace = tempFolder('sylvan-undo-');
+  const workspace = tempWorkspace('sylvan-undo-');
   git(workspace, 'init', '-q');
   writeFileSync(join(workspace, 'notes.txt'), NOTES);
   chmodSync(join(workspace, 'notes.txt'), 0o640);
@@ -84,7 +84,7 @@ const DONE = /done\.[\s\S]*› /;
 describe('/undo in the REPL', { timeout: 120_000 }, () => {
   test('an edit then /undo leaves the file byte-identical; a command\'s created, changed and deleted files all come back; the user\'s .git is untouched', async () => {
     const workspace = repository();
-    const home = tempFolder('sylvan-undo-home-');
+    const home = tempWorkspace('sylvan-undo-home-');
     const server = closeAtEnd(await startDashScopeServer({ respond: onRequest }));
     const terminal = await open(server, workspace, home);
 
@@ -114,7 +114,7 @@ describe('/undo in the REPL', { timeout: 120_000 }, () => {
 describe('/rewind in the REPL, and /undo after --continue', { timeout: 120_000 }, () => {
   test('Esc Esc opens /rewind; rewinding files and conversation to before turn 2 restores both, and --continue resumes there and can still undo', async () => {
     const workspace = repository();
-    const home = tempFolder('sylvan-rewind-home-');
+    const home = tempWorkspace('sylvan-rewind-home-');
     const server = closeAtEnd(await startDashScopeServer({ respond: onRequest }));
     const first = await open(server, workspace, home);
     await say(first, 'edit', DONE, 'turn 1: the edit');

@@ -6,8 +6,8 @@ import { CLI_TEST_TIMEOUT } from '../helpers/deadline.ts';
 import { assertEveryRequestValid, requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
 import { filesContaining } from '../helpers/files-containing.ts';
-import { inProcessAgainstServer, type ServerRun } from '../helpers/in-process-against-server.ts';
-import { tempWorkspace } from '../helpers/run-cli-in-process.ts';
+import { runCli, type ServerRun } from '../helpers/cli.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 const KEY = 'sk-sylvan-files-test-0c7d52';
 
@@ -16,10 +16,7 @@ const KEY = 'sk-sylvan-files-test-0c7d52';
  * `key`, KEY travels in `env` as DASHSCOPE_API_KEY; with it, the workspace's .env must supply it.
  */
 const printAgainstServer = (options: { cwd: string; replies: Reply[]; args: string[]; env?: Record<string, string>; key?: string }): Promise<ServerRun> =>
-  inProcessAgainstServer(
-    { replies: options.replies },
-    { cwd: options.cwd, args: options.args, env: options.env, key: options.key ?? KEY, keyFromDotenv: options.key !== undefined },
-  );
+  runCli({ inProcess: true, server: { replies: options.replies }, cwd: options.cwd, args: options.args, env: options.env, key: options.key ?? KEY, keyFromDotenv: options.key !== undefined });
 
 const readCall = (id: string, path: string) => ({ id, name: 'read_file', arguments: { path } });
 const writeCall = (id: string, path: string, content: string) => ({ id, name: 'write_file', arguments: { path, content } });

@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { writeFileAtomic } from '../../src/shared/atomic-write.ts';
 import { createReadFileTool } from '../../src/tools/files/read-file.ts';
 import { isSecretPath } from '../../src/shared/workspace-path.ts';
 import { createWriteFileTool } from '../../src/tools/files/write-file.ts';
 import { childScript } from '../helpers/child-script.ts';
+import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
-const folders: string[] = [];
-const tempFolder = (prefix: string) => {
-  const folder = mkdtempSync(path.join(tmpdir(), prefix));
-  folders.push(folder);
-  return folder;
-};
-after(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
 
 const callOptions = { toolCallId: 'call-1', messages: [], context: {} };
 const write = (workspaceRoot: string, input: { path: string; content: string }) =>
@@ -29,7 +20,7 @@ describe('writes are atomic (issue 9, item 2)', { timeout: 120_000 }, () => {
   test('a 100 MB write killed by SIGKILL, SIGTERM or SIGHUP leaves the old file or the new one, never a mix', async () => {
     const writerArgs = childScript(import.meta.resolve('./helpers/write-and-wait.js'), new URL('./helpers/write-and-wait.ts', import.meta.url));
     for (const signal of ['SIGKILL', 'SIGTERM', 'SIGHUP'] as const) {
-      const workspace = tempFolder('sylvan-atomic-');
+      const workspace = tempWorkspace('sylvan-atomic-');
       writeFileSync(path.join(workspace, 'target.txt'), 'original\n');
       const writer = spawn(process.execPath, [...writerArgs, workspace, '100'], { stdio: ['ignore', 'pipe', 'pipe'] });
       const safety = setTimeout(() => writer.kill('SIGKILL'), 60_000);
@@ -44,7 +35,7 @@ describe('writes are atomic (issue 9, item 2)', { timeout: 120_000 }, () => {
   });
 
   test('the mode of the replaced file is kept, and a failed write leaves no temp file behind', async () => {
-    const workspace = tempFolder('sylvan-atomic-');
+    const workspace = tempWorkspace('sylvan-atomic-');
     writeFileSync(path.join(workspace, 'script.sh'), 'echo old\n');
     chmodSync(path.join(workspace, 'script.sh'), 0o750);
     await write(workspace, { path: 'script.sh', content: 'echo new\n' });
@@ -66,8 +57,8 @@ describe('more secret files, hard links, and links swapped in mid-write (issue 9
   });
 
   test('a hard link to a file outside the workspace or to .env is refused for reading and writing', async () => {
-    const workspace = tempFolder('sylvan-links-');
-    const outside = tempFolder('sylvan-links-outside-');
+    const workspace = tempWorkspace('sylvan-links-');
+    const outside = tempWorkspace('sylvan-links-outside-');
     writeFileSync(path.join(outside, 'private.txt'), 'private-4411\n');
     writeFileSync(path.join(workspace, '.env'), 'KEY=sk-9\n');
     try {
@@ -85,8 +76,8 @@ describe('more secret files, hard links, and links swapped in mid-write (issue 9
   });
 
   test('300 writes racing a folder swapped for a symbolic link out never land outside (bounded to 15 s)', async () => {
-    const workspace = tempFolder('sylvan-race-');
-    const outside = tempFolder('sylvan-race-outside-');
+    const workspace = tempWorkspace('sylvan-race-');
+    const outside = tempWorkspace('sylvan-race-outside-');
     const folder = path.join(workspace, 'd');
     const away = path.join(workspace, 'd-away');
     mkdirSync(folder);
@@ -132,7 +123,7 @@ describe('more secret files, hard links, and links swapped in mid-write (issue 9
 
 describe('.git is not writable by the model (issue 9, item 6)', { timeout: 10_000 }, () => {
   test('.git/config and .git/hooks/* are refused, in any case and through a link', async () => {
-    const workspace = tempFolder('sylvan-git-');
+    const workspace = tempWorkspace('sylvan-git-');
     mkdirSync(path.join(workspace, '.git', 'hooks'), { recursive: true });
     writeFileSync(path.join(workspace, '.git', 'config'), '[core]\n');
     symlinkSync(path.join(workspace, '.git'), path.join(workspace, 'gitdir'));
