@@ -1,4 +1,4 @@
-import type { LineReader, ReadResult } from '../../src/ui/input/line-reader.ts';
+import type { LineReader, ReadResult } from '../../src/ui/input/line-reader-contract.ts';
 
 /** A terminal reader that answers each `read` with the next scripted result and records the prompts. */
 export class ScriptedReader implements LineReader {

@@ -4,7 +4,7 @@ import type { ApprovalRequest } from '../../src/agent/loop/turn-options.ts';
 import type { ApprovalMode } from '../../src/tools/approval-mode.ts';
 import type { Choice } from '../../src/ui/input/line-reader-contract.ts';
 import { printApproval, terminalApproval } from '../helpers/approval-policies.ts';
-import type { ChoiceResult, LineReader, ReadResult } from '../../src/ui/input/line-reader.ts';
+import type { ChoiceResult, LineReader, ReadResult } from '../../src/ui/input/line-reader-contract.ts';
 
 /** A reader that answers from a script and records what it was asked. */
 class ScriptedReader implements LineReader {

@@ -13,7 +13,7 @@ import type { RuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
 import { stubRuntime } from '../helpers/stub-runtime.ts';
 import { createCompleter } from '../../src/ui/input/completion.ts';
 import { mcpPromptCommands, mcpResources } from '../../src/ui/input/mcp-completion.ts';
-import type { ReadResult } from '../../src/ui/input/line-reader.ts';
+import type { ReadResult } from '../../src/ui/input/line-reader-contract.ts';
 import { runMcpPrompt } from '../../src/ui/commands/mcp-prompt-command.ts';
 import { runRepl } from '../../src/ui/repl/repl.ts';
 import { ScriptedReader } from '../helpers/scripted-reader.ts';

@@ -14,7 +14,7 @@ import type { Runtime } from '../../src/runtime/runtime.ts';
 import { stubRuntime as stubRuntimeWith } from '../helpers/stub-runtime.ts';
 import type { RuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
 import { TodoList } from '../../src/tools/todo/todo-list.ts';
-import type { LineReader, ReadResult } from '../../src/ui/input/line-reader.ts';
+import type { LineReader, ReadResult } from '../../src/ui/input/line-reader-contract.ts';
 import type { Output } from '../../src/ui/render/render.ts';
 import { PROMPT, runRepl } from '../../src/ui/repl/repl.ts';
 import { SLASH_COMMANDS } from '../../src/ui/commands/slash-commands.ts';

@@ -7,7 +7,7 @@ import type { Config } from '../../src/config/config.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { sessionPath } from '../../src/session/session-paths.ts';
 import { createSession } from '../../src/session/store.ts';
-import type { LineReader } from '../../src/ui/input/line-reader.ts';
+import type { LineReader } from '../../src/ui/input/line-reader-contract.ts';
 import { resolveResume } from '../../src/ui/commands/resume.ts';
 
 // Issue 32's behaviour for --resume without a terminal picker: the sessions are numbered, newest

@@ -2,7 +2,7 @@ import type { ApprovalRequest } from '../../agent/loop/turn-options.ts';
 import type { ApprovalAnswer, ApprovalAsker, ApprovalQuestion } from '../../approval/approval-types.ts';
 import type { ApprovalScope, CallDescription } from '../../tools/tool-spec.ts';
 import { approvalChoices, type ApprovalAnswer as MenuAnswer } from './approval-menu.ts';
-import type { LineReader } from '../input/line-reader.ts';
+import type { LineReader } from '../input/line-reader-contract.ts';
 import { sanitize, sanitizeLine } from '../../shared/sanitize.ts';
 
 /** What the user is shown before saying yes or no. */

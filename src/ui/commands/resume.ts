@@ -7,7 +7,7 @@ import { ConfigError } from '../../shared/config-error.ts';
 import type { Config } from '../../config/config.ts';
 import { latestSession, loadSession, openSessionForAppend, SessionLockedError, sessionsUnavailable, type SessionSpend, type SessionWriter } from '../../session/store.ts';
 import { sessionPath, sessionsDirectory } from '../../session/session-paths.ts';
-import type { LineReader } from '../input/line-reader.ts';
+import type { LineReader } from '../input/line-reader-contract.ts';
 import { sanitizeLine } from '../../shared/sanitize.ts';
 import { resumableSessions, sessionPickRequest } from './session-picker.ts';
 

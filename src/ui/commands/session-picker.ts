@@ -1,5 +1,5 @@
 import { listSessions, type SessionSummary } from '../../session/store.ts';
-import type { PickItem, PickRequest } from '../input/line-reader.ts';
+import type { PickItem, PickRequest } from '../input/line-reader-contract.ts';
 
 /** The picker lists at most this many sessions (newest first); the filter searches them all. */
 const PICKER_LIMIT = 100;

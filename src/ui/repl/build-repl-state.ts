@@ -4,7 +4,7 @@ import type { Runtime } from '../../runtime/runtime.ts';
 import type { ApprovalMode } from '../../tools/approval-mode.ts';
 import { TerminalAsker } from '../approval/approval-prompt.ts';
 import { formatPreview } from '../approval/preview-view.ts';
-import type { LineReader } from '../input/line-reader.ts';
+import type { LineReader } from '../input/line-reader-contract.ts';
 import type { Output } from '../render/render.ts';
 import type { ReplState } from '../state/repl-state.ts';
 import type { ReplOptions } from './repl-options.ts';

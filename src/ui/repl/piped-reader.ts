@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import type { LineReader, ReadResult } from '../input/line-reader.ts';
+import type { LineReader, ReadResult } from '../input/line-reader-contract.ts';
 
 /**
  * For piped input: one line per read, in order, then end of input. Lines that arrive while a

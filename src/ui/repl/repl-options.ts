@@ -1,7 +1,7 @@
 import type { Config } from '../../config/config.ts';
 import type { LoadedCommands } from '../../prompt-files/custom-command.ts';
 import type { Runtime } from '../../runtime/runtime.ts';
-import type { LineReader } from '../input/line-reader.ts';
+import type { LineReader } from '../input/line-reader-contract.ts';
 import type { Output } from '../render/render.ts';
 
 export interface ReplOptions {

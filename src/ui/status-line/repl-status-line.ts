@@ -1,6 +1,6 @@
 import type { Config } from '../../config/config.ts';
 import { gitBranch } from './branch-label.ts';
-import type { LineReader } from '../input/line-reader.ts';
+import type { LineReader } from '../input/line-reader-contract.ts';
 import { StatusLine } from './status-line.ts';
 import { statusLineInput, type StatusSession } from './status-line-input.ts';
 
