@@ -2,7 +2,7 @@ import { addUsage, emptyUsage, type TokenUsage } from '../shared/token-usage.ts'
 import { SessionCheckpoints } from '../checkpoints/session-checkpoints.ts';
 import type { Config } from '../config/config.ts';
 import { readGitBranch } from '../shared/git-head.ts';
-import { createSession, type SessionWriter } from '../session/store.ts';
+import { createSession, type SessionWriter } from '../session/session-writer.ts';
 import { currencyOf, type Pricing } from '../models/model-catalogue.ts';
 import type { ResumedHistory } from './runtime.ts';
 import { SpendMeter } from './spend-meter.ts';

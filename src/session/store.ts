@@ -6,12 +6,6 @@ import type { TodoItem } from '../tools/todo/todo-list.ts';
 import { parseEntry, SESSION_FORMAT_VERSION, type SessionMeta } from './session-entry.ts';
 import { sessionPath, sessionsDirectory } from './session-paths.ts';
 
-export type { CompactionEntry, MessageEntry, SessionEntry, SessionMeta, TodoEntry, UsageEntry } from './session-entry.ts';
-export { isValidSessionId, sessionPath, sessionsDirectory } from './session-paths.ts';
-export { createSession, openSessionForAppend, type CreateSessionOptions, type SessionWriter } from './session-writer.ts';
-export { SessionLockedError } from './session-lock.ts';
-export { prepareHome, sessionsUnavailable } from './session-home.ts';
-export { latestSession, listSessions, type ListSessionsOptions, type SessionSummary } from './session-list.ts';
 
 /** The running total of a session's spend, kept in its file. */
 export interface SessionSpend {

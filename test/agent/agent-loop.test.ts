@@ -11,7 +11,8 @@ import { Conversation } from '../../src/agent/context/conversation.ts';
 import type { AgentEvent } from '../../src/agent/loop/events.ts';
 import { findUnansweredToolCalls } from '../../src/agent/context/history-repair.ts';
 import { INTERRUPTED_TOOL_RESULT_TEXT } from '../../src/agent/context/history-repair.ts';
-import { agentLoop, type ApprovalPolicy, type TurnOptions } from '../../src/agent/loop/agent-loop.ts';
+import { agentLoop } from '../../src/agent/loop/agent-loop.ts';
+import { type ApprovalPolicy, type TurnOptions } from '../../src/agent/loop/turn-options.ts';
 import { warmUpFirstRequest } from '../../src/providers/warm-up.ts';
 import { scriptedModel } from '../helpers/scripted-model.ts';
 

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { Conversation } from '../../src/agent/context/conversation.ts';
 import { findUnansweredToolCalls } from '../../src/agent/context/history-repair.ts';
 import type { AgentEvent } from '../../src/agent/loop/events.ts';
-import { agentLoop, type ApprovalPolicy, type TurnOptions } from '../../src/agent/loop/agent-loop.ts';
+import { agentLoop } from '../../src/agent/loop/agent-loop.ts';
+import { type ApprovalPolicy, type TurnOptions } from '../../src/agent/loop/turn-options.ts';
 import { scriptedModel } from '../helpers/scripted-model.ts';
 
 // How the calls of one model step run: questions wait for the calls before them, results keep the

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { ModelMessage } from 'ai';
-import { createSession, loadSession } from '../../src/session/store.ts';
+import { loadSession } from '../../src/session/store.ts';
+import { createSession } from '../../src/session/session-writer.ts';
 
 // A second result for the same tool call is never kept in a saved and resumed session, wherever
 // the first one is.

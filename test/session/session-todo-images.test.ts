@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { userContent } from '../../src/agent/loop/image-parts.ts';
-import { createSession, loadSession, openSessionForAppend } from '../../src/session/store.ts';
+import { loadSession } from '../../src/session/store.ts';
+import { createSession, openSessionForAppend } from '../../src/session/session-writer.ts';
 import { TINY_PNG } from '../helpers/pictures.ts';
 
 let home: string;

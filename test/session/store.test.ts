@@ -5,14 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModelMessage } from 'ai';
 import { INTERRUPTED_TOOL_RESULT_TEXT } from '../../src/agent/context/history-repair.ts';
-import {
-  createSession,
-  latestSession,
-  listSessions,
-  loadSession,
-  openSessionForAppend,
-  sessionsDirectory,
-} from '../../src/session/store.ts';
+import { loadSession } from '../../src/session/store.ts';
+import { latestSession, listSessions } from '../../src/session/session-list.ts';
+import { createSession, openSessionForAppend } from '../../src/session/session-writer.ts';
+import { sessionsDirectory } from '../../src/session/session-paths.ts';
 
 const fixedNow = () => new Date('2026-11-30T07:13:53.123Z');
 

@@ -7,7 +7,7 @@ import { Chalk } from 'chalk';
 import { SessionCheckpoints } from '../../src/checkpoints/session-checkpoints.ts';
 import { createTools } from '../../src/tools/registry/create-tools.ts';
 import { redoCommand, rewindCommand, undoCommand } from '../../src/ui/commands/checkpoint-commands.ts';
-import type { ReplState } from '../../src/ui/repl/repl.ts';
+import type { ReplState } from '../../src/ui/state/repl-state.ts';
 import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 /** Two turns, each writing a file, with the history a real turn leaves; the state the commands see, answers scripted. */

@@ -16,7 +16,8 @@ import type { RuntimeMcp } from '../../src/mcp/runtime-mcp.ts';
 import { TodoList } from '../../src/tools/todo/todo-list.ts';
 import type { LineReader, ReadResult } from '../../src/ui/input/line-reader-contract.ts';
 import type { Output } from '../../src/ui/render/render.ts';
-import { PROMPT, runRepl } from '../../src/ui/repl/repl.ts';
+import { runRepl } from '../../src/ui/repl/repl.ts';
+import { PROMPT } from '../../src/ui/render/mode-display.ts';
 import { SLASH_COMMANDS } from '../../src/ui/commands/slash-commands.ts';
 
 // The test runner sets FORCE_COLOR=1 for its children when it runs in a terminal; the REPL reads process.env.

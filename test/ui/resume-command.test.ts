@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/load-config.ts';
 import type { Config } from '../../src/config/config.ts';
 import { Conversation } from '../../src/agent/context/conversation.ts';
 import type { ResumedHistory, SessionControl } from '../../src/runtime/runtime.ts';
-import { createSession } from '../../src/session/store.ts';
+import { createSession } from '../../src/session/session-writer.ts';
 import type { CommandState } from '../../src/ui/state/repl-state.ts';
 import { resumeCommand } from '../../src/ui/commands/resume-command.ts';
 

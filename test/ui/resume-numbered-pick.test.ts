@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import type { Config } from '../../src/config/config.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { sessionPath } from '../../src/session/session-paths.ts';
-import { createSession } from '../../src/session/store.ts';
+import { createSession } from '../../src/session/session-writer.ts';
 import type { LineReader } from '../../src/ui/input/line-reader-contract.ts';
 import { resolveResume } from '../../src/ui/commands/resume.ts';
 

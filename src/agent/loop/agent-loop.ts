@@ -15,7 +15,6 @@ import { declaredOnly } from '../../shared/tool-declarations.ts';
 import { splitResponse } from './step-results.ts';
 import type { TurnOptions } from './turn-options.ts';
 
-export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, FitMessages, LoopHooks, TurnOptions } from './turn-options.ts';
 
 /** How many times a Stop hook may keep one turn going: a hook that always objects cannot loop forever. */
 const MAX_STOP_CONTINUATIONS = 3;

@@ -15,7 +15,6 @@ import { detectToolIntents } from './mock-tool-intents.ts';
 import { answerWebTurn, planWebFollowUp } from './mock-web-intents.ts';
 import type { AvailableTools, PlannedToolCall } from './mock-tool-intents.ts';
 
-export type { AvailableTools, PlannedToolCall } from './mock-tool-intents.ts';
 
 /** What the mock model does in one step: call tools, or answer with text. */
 export type MockReply = { type: 'tool-calls'; calls: PlannedToolCall[] } | { type: 'text'; text: string };

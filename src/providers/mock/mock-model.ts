@@ -9,7 +9,7 @@ import type {
 } from '@ai-sdk/provider';
 import { estimateTextTokens } from '../../shared/token-estimate.ts';
 import { decideMockReply } from './mock-intent.ts';
-import type { AvailableTools } from './mock-intent.ts';
+import type { AvailableTools } from './mock-tool-intents.ts';
 import { withMockReasoning } from './mock-reasoning.ts';
 
 /** Options of the offline mock model. */

@@ -1,4 +1,4 @@
-import { listSessions, type SessionSummary } from '../../session/store.ts';
+import { listSessions, type SessionSummary } from '../../session/session-list.ts';
 import type { PickItem, PickRequest } from '../input/line-reader-contract.ts';
 
 /** The picker lists at most this many sessions (newest first); the filter searches them all. */

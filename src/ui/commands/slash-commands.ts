@@ -1,4 +1,5 @@
-import { listSessions, sessionsUnavailable } from '../../session/store.ts';
+import { listSessions } from '../../session/session-list.ts';
+import { sessionsUnavailable } from '../../session/session-home.ts';
 import { parsePromptCall } from '../../prompt-files/mcp-prompt-arguments.ts';
 import { cutToWidth } from '../../shared/display-width.ts';
 import { hooksCommand } from './hooks-command.ts';

@@ -13,11 +13,8 @@ import { messageFor } from './repl-message.ts';
 import type { ReplOptions } from './repl-options.ts';
 import { runReplTurn, type TurnLoopState } from './repl-turn.ts';
 
-export type { ReplOptions } from './repl-options.ts';
 
-export { PROMPT } from '../render/mode-display.ts';
 
-export type { ReplState } from '../state/repl-state.ts';
 
 /**
  * The interactive loop: prompt, run the turn, show it, repeat. Resolves with the exit code.

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
-import { decideMockReply, type AvailableTools } from '../../../src/providers/mock/mock-intent.ts';
+import { decideMockReply } from '../../../src/providers/mock/mock-intent.ts';
+import { type AvailableTools } from '../../../src/providers/mock/mock-tool-intents.ts';
 import { runCliTimed } from '../../helpers/cli.ts';
 import { tempWorkspace } from '../../helpers/temp-workspace.ts';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { decideMockReply } from '../../../src/providers/mock/mock-intent.ts';
-import type { AvailableTools, MockReply } from '../../../src/providers/mock/mock-intent.ts';
+import type { MockReply } from '../../../src/providers/mock/mock-intent.ts';
+import type { AvailableTools } from '../../../src/providers/mock/mock-tool-intents.ts';
 
 const ALL_TOOLS: AvailableTools = new Map([
   ['get_weather', new Set(['city'])],

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
-import { decideMockReply, type AvailableTools, type MockReply } from '../../../src/providers/mock/mock-intent.ts';
+import { decideMockReply, type MockReply } from '../../../src/providers/mock/mock-intent.ts';
+import { type AvailableTools } from '../../../src/providers/mock/mock-tool-intents.ts';
 
 const TOOLS: AvailableTools = new Map([
   ['get_weather', new Set(['city'])],
