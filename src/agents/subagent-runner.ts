@@ -1,7 +1,7 @@
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import { agentLoop } from '../agent/loop/agent-loop.ts';
 import { Conversation } from '../agent/context/conversation.ts';
-import type { ProviderContext } from '../providers/errors/describe-error.ts';
+import type { ProviderContext } from '../providers/errors/provider-errors.ts';
 import { type AgentEvent, type StopReason } from '../agent/loop/events.ts';
 import { addUsage, emptyUsage, type TokenUsage } from '../shared/token-usage.ts';
 import type { SpendGuard } from '../agent/loop/spend-guard.ts';

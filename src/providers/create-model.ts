@@ -1,7 +1,7 @@
 import type { LanguageModelV4, LanguageModelV4Middleware } from '@ai-sdk/provider';
 import { extractReasoningMiddleware, wrapLanguageModel, type LanguageModel } from 'ai';
 import type { Config } from '../config/config.ts';
-import type { ProviderContext } from './errors/describe-error.ts';
+import type { ProviderContext } from './errors/provider-errors.ts';
 import type { RetryNotice } from './retry-notice.ts';
 import { cacheMarkersMiddleware } from './cache-markers.ts';
 import { guardedFetch } from './guarded-fetch.ts';

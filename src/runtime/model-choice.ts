@@ -1,7 +1,7 @@
 import type { LanguageModel } from 'ai';
 import { guardDeepToolInput } from '../agent/loop/deep-input-guard.ts';
 import type { Config } from '../config/config.ts';
-import type { ProviderContext } from '../providers/errors/describe-error.ts';
+import type { ProviderContext } from '../providers/errors/provider-errors.ts';
 import { providerContext } from '../providers/create-model.ts';
 import type { SearchSourceLog } from '../providers/dashscope-search.ts';
 import type { ModelFactory } from '../providers/load-model-factory.ts';

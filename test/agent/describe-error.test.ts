@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { APICallError } from 'ai';
-import { debugDetail, describeModelError, type ProviderContext } from '../../src/providers/errors/describe-error.ts';
+import { debugDetail, describeModelError } from '../../src/providers/errors/describe-error.ts';
+import { type ProviderContext } from '../../src/providers/errors/provider-errors.ts';
 
 const BASE_URL = 'https://dashscope.aliyuncs.com/compatible-mode/v1';
 const dashscope: ProviderContext = {

@@ -1,6 +1,7 @@
 import { streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { COMPACTION_SUMMARY_PREFIX } from '../../shared/compaction-summary.ts';
-import { debugDetail, describeModelError, type ProviderContext } from '../../providers/errors/describe-error.ts';
+import { debugDetail, describeModelError } from '../../providers/errors/describe-error.ts';
+import { type ProviderContext } from '../../providers/errors/provider-errors.ts';
 import { addUsage, emptyUsage, type TokenUsage } from '../../shared/token-usage.ts';
 import { tokenUsageOf } from '../../shared/token-usage.ts';
 

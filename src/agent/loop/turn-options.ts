@@ -1,5 +1,5 @@
 import type { LanguageModel, ModelMessage, ToolSet, UserModelMessage } from 'ai';
-import type { ProviderContext } from '../../providers/errors/describe-error.ts';
+import type { ProviderContext } from '../../providers/errors/provider-errors.ts';
 import type { TokenUsage } from '../../shared/token-usage.ts';
 import type { Conversation } from '../context/conversation.ts';
 import type { TurnLimits } from './guards.ts';

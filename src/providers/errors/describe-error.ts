@@ -1,21 +1,5 @@
-import { problemFromBody, problemFromValue, problemLine, type Problem } from './provider-errors.ts';
+import { problemFromBody, problemFromValue, problemLine, type Problem, type ProviderContext } from './provider-errors.ts';
 import { isProviderFault } from './provider-fault.ts';
-
-/** What the error line needs to know about where the request went. */
-export interface ProviderContext {
-  /** "DashScope", "the OpenAI-compatible server", "the mock model". */
-  label: string;
-  model: string;
-  baseURL?: string;
-  /** The variable that holds the key, named in the advice ("Check DASHSCOPE_API_KEY in .env"). */
-  keyVariable?: string;
-  /** The variable that sets the base URL. */
-  baseUrlVariable?: string;
-  /** The context window Sylvan assumed for the model (SYLVAN_CONTEXT_TOKENS or the catalogue), named when the context is too long. */
-  contextTokens?: number;
-  /** The request was /compact's summary: a context too long for it is not helped by /compact. */
-  compacting?: boolean;
-}
 
 interface ErrorLike {
   name?: string;

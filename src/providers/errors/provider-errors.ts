@@ -23,18 +23,24 @@ export interface Problem {
   fault?: FaultKind;
 }
 
-/** Where the request went and how many times it was sent, for the wording. */
-export interface LineContext {
-  /** "DashScope", "The OpenAI-compatible server". */
+/** What the error line needs to know about where the request went. */
+export interface ProviderContext {
+  /** "DashScope", "the OpenAI-compatible server", "the mock model". */
   label: string;
   model: string;
   baseURL?: string;
+  /** The variable that holds the key, named in the advice ("Check DASHSCOPE_API_KEY in .env"). */
   keyVariable?: string;
+  /** The variable that sets the base URL. */
   baseUrlVariable?: string;
-  /** The context window Sylvan assumed for the model, named when the context is too long. */
+  /** The context window Sylvan assumed for the model (SYLVAN_CONTEXT_TOKENS or the catalogue), named when the context is too long. */
   contextTokens?: number;
-  /** The request was /compact's summary (then only /clear helps a context that is too long). */
+  /** The request was /compact's summary: a context too long for it is not helped by /compact. */
   compacting?: boolean;
+}
+
+/** Where the request went and how many times it was sent, for the wording. */
+export interface LineContext extends ProviderContext {
   attempts: number;
 }
 
