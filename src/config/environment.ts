@@ -96,6 +96,8 @@ export function limitSetting(
   flag: { value: string | undefined; name: string },
 ): number {
   if (flag.value !== undefined) return parseNumberSetting(name, flag.value, fallback, flag.name, configError);
+  // The winning value is checked first, so a bad one is named where it was set, as every setting's is.
+  numberSetting(name, layers.sources, fallback);
   const userFile = layers.settings.layers.find((layer) => layer.trusted);
   const userValue = userFile?.values[settingKey];
   const own = nonEmpty(layers.process[name]) !== undefined
