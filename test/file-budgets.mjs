@@ -89,7 +89,7 @@ export const IN_PROCESS_SECONDS = {
   'test/cli/cut-off-answer.test.ts': 1.1,
   'test/tools/shell/run-command.test.ts': 4.6,
   'test/tools/files/search-files.test.ts': 2.5,
-  'test/import-cycles.test.ts': 2.1,
+  'test/import-cycles.test.ts': 1.3,
   'test/checkpoints/undo-restores-files.test.ts': 1.7,
   'test/checkpoints/checkpoint-limits.test.ts': 2.5,
   'test/providers/cache-markers.test.ts': 1.2,
@@ -100,6 +100,14 @@ export const IN_PROCESS_SECONDS = {
   'test/agent/agent-loop.test.ts': 0.7,
   'test/runtime.test.ts': 0.7,
 };
+
+/**
+ * In-process files that share work read once per process (a module-level cache in a helper), so a
+ * shard runs each group's files together: the layer and import-cycle checks read src/'s imports
+ * once (test/helpers/source-imports.ts, ~1.3 s), not once each.
+ * @type {string[][]}
+ */
+export const SAME_SHARD = [['test/import-cycles.test.ts', 'test/layers.test.ts']];
 
 /**
  * In-process files that must have a process of their own rather than share a shard with other
