@@ -36,7 +36,6 @@ export const SPAWNING_FILES = {
   'test/cli/resume-tmux.test.ts': { seconds: 20, waitsFor: 'two tmux sessions against a loopback DashScope: three turns cut by Esc, then the picker, the resumed transcript, Ctrl-R, Ctrl-G and /resume' },
   'test/cli/live-input-tmux.test.ts': { seconds: 15, waitsFor: 'two tmux sessions (120 and 60 columns), one waits for a 1 s retry-after' },
   'test/hardening/pipes.test.ts': { seconds: 10, waitsFor: '2 CLI runs into pipes' },
-  'test/providers/mock/mock-action-intents.test.ts': { seconds: 10, waitsFor: '3 CLI runs with the mock model' },
   'test/mcp/server-exit-hook.test.ts': { seconds: 10, waitsFor: 'a child that starts an MCP hub through tsx and exits, and its server' },
   'test/mcp/server-environment.test.ts': { seconds: 5, waitsFor: 'one short-lived stdio server started by an MCP hub' },
   'test/tools/shell/exit-hook.test.ts': { seconds: 10, waitsFor: 'three children each running a command, ended by process.exit, SIGTERM and SIGKILL (the watchdog)' },
