@@ -47,11 +47,20 @@ function configError(argv: string[], environment: Environment, ...names: string[
 describe('loadConfig: precedence', () => {
   test('a flag beats the environment, which beats .env', () => {
     writeDotenv('SYLVAN_MAX_STEPS=3\nSYLVAN_TOKEN_BUDGET=1000\nSYLVAN_TIMEOUT=30\n');
-    assert.equal(config([]).maxSteps, 3);
-    assert.equal(config([], { SYLVAN_MAX_STEPS: '5' }).maxSteps, 5);
+    assert.equal(config([]).timeoutSeconds, 30);
+    assert.equal(config([], { SYLVAN_TIMEOUT: '50' }).timeoutSeconds, 50);
+    assert.equal(config(['--timeout', '25'], { SYLVAN_TIMEOUT: '50' }).timeoutSeconds, 25);
     assert.equal(config(['--max-steps', '7'], { SYLVAN_MAX_STEPS: '5' }).maxSteps, 7);
     assert.equal(config(['--token-budget', '9000'], { SYLVAN_TOKEN_BUDGET: '2000' }).tokenBudget, 9000);
-    assert.equal(config(['--timeout', '25']).timeoutSeconds, 25);
+  });
+
+  test("the step limit and the token budget: a folder's .env may lower the user's value, never raise it", () => {
+    writeDotenv('SYLVAN_MAX_STEPS=3\nSYLVAN_TOKEN_BUDGET=1000\n');
+    assert.equal(config([]).maxSteps, 3);
+    assert.equal(config([], { SYLVAN_MAX_STEPS: '5' }).maxSteps, 3);
+    assert.equal(config([], { SYLVAN_MAX_STEPS: '2' }).maxSteps, 2);
+    assert.equal(config([], { SYLVAN_TOKEN_BUDGET: '500' }).tokenBudget, 500);
+    assert.equal(config([]).tokenBudget, 1000);
   });
 
   test('.env in the working directory provides keys; the environment overrides them', () => {

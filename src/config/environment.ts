@@ -82,6 +82,42 @@ export function numberSetting(name: NumberSettingName, sources: SettingsSources,
     : parseNumberSetting(name, sources.lookup(name)?.value, fallback, whereSet(name, sources), configError);
 }
 
+/**
+ * A limit on what a turn may spend (steps, tokens): the user's own value (flag, environment,
+ * `$SYLVAN_HOME/settings.json`, else the default), which the folder (`.env`, `.sylvan/settings.json`)
+ * may lower, never raise: a cloned repository must not buy itself a longer run. A raise is ignored
+ * with a note.
+ */
+export function limitSetting(
+  name: NumberSettingName,
+  settingKey: string,
+  layers: LayeredEnvironment,
+  fallback: number,
+  flag: { value: string | undefined; name: string },
+): number {
+  if (flag.value !== undefined) return parseNumberSetting(name, flag.value, fallback, flag.name, configError);
+  const userFile = layers.settings.layers.find((layer) => layer.trusted);
+  const userValue = userFile?.values[settingKey];
+  const own = nonEmpty(layers.process[name]) !== undefined
+    ? parseNumberSetting(name, layers.process[name], fallback, name, configError)
+    : userValue !== undefined && userValue !== null
+      ? parseNumberSetting(name, String(userValue), fallback, `${settingKey} in ${userFile!.file}`, configError)
+      : fallback;
+  const folder = [
+    ...(nonEmpty(layers.dotenv[name]) !== undefined ? [{ value: layers.dotenv[name]!, label: `${name} in .env` }] : []),
+    ...layers.settings.layers
+      .filter((layer) => !layer.trusted && layer.values[settingKey] !== undefined && layer.values[settingKey] !== null)
+      .map((layer) => ({ value: String(layer.values[settingKey]), label: `${settingKey} in ${layer.file}` })),
+  ];
+  let limit = own;
+  for (const lower of folder) {
+    const value = parseNumberSetting(name, lower.value, fallback, lower.label, configError);
+    if (value < limit) limit = value;
+    else if (value > own) layers.sources.notes.push(`(${lower.label} was ignored: a folder may lower this limit, not raise it; ${own.toLocaleString('en-US')} stays)`);
+  }
+  return limit;
+}
+
 /** A variable's name, with the file it came from when that is not the environment (`.env`, settings). */
 export function whereSet(name: string, sources: SettingsSources): string {
   const layer = sources.lookup(name)?.layer;

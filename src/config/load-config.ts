@@ -6,7 +6,7 @@ import { hiddenPathPatterns } from '../sandbox/hidden-paths.ts';
 import { resolveSandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { parseSearchConfig } from '../tools/web/web-config.ts';
 import { DEFAULT_NOTIFY_AFTER_SECONDS, type Config } from './config.ts';
-import { knownSecrets, nonEmpty, numberSetting, readEnvironment, truthy, whereSet, type Environment } from './environment.ts';
+import { knownSecrets, nonEmpty, limitSetting, numberSetting, readEnvironment, truthy, whereSet, type Environment } from './environment.ts';
 import type { SettingsSources } from './settings/sources.ts';
 import { parseCommandLine } from './flags.ts';
 import { chooseModel, chooseProvider } from './provider-choice.ts';
@@ -48,8 +48,8 @@ export function loadConfig(argv: string[], environment: Environment, cwd: string
   return {
     ...chosen,
     model,
-    maxSteps: numberSetting('SYLVAN_MAX_STEPS', sources, 10, { value: flags['max-steps'], name: '--max-steps' }),
-    tokenBudget: numberSetting('SYLVAN_TOKEN_BUDGET', sources, 500_000, { value: flags['token-budget'], name: '--token-budget' }),
+    maxSteps: limitSetting('SYLVAN_MAX_STEPS', 'maxSteps', layers, 10, { value: flags['max-steps'], name: '--max-steps' }),
+    tokenBudget: limitSetting('SYLVAN_TOKEN_BUDGET', 'tokenBudget', layers, 500_000, { value: flags['token-budget'], name: '--token-budget' }),
     timeoutSeconds: numberSetting('SYLVAN_TIMEOUT', sources, 120, { value: flags.timeout, name: '--timeout' }),
     toolTimeoutSeconds: numberSetting('SYLVAN_TOOL_TIMEOUT', sources, 60),
     maxRetries: numberSetting('SYLVAN_MAX_RETRIES', sources, 3),

@@ -84,6 +84,23 @@ describe('budgets in money, requests and time', CLI_TEST_TIMEOUT, () => {
     assert.equal(server.requests.length, 2);
   });
 
+  test("a folder's settings cannot raise the step limit or the token budget, only lower them", async () => {
+    const cwd = tempWorkspace('sylvan-budgets-');
+    mkdirSync(join(cwd, '.sylvan'));
+    writeFileSync(join(cwd, '.sylvan', 'settings.json'), JSON.stringify({ maxSteps: 50 }));
+    const home = join(cwd, '.sylvan-home');
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ maxSteps: 2 }));
+    const raised = await runCli({ inProcess: true, server: { replies: calculating(8) }, key: KEY, cwd, env: { ...ENV, SYLVAN_HOME: home }, args: ['-p', 'keep calculating'] });
+    assert.equal(raised.result.code, 3, raised.result.stderr);
+    assert.equal(raised.server.requests.length, 2, "the user's own limit of 2 steps held");
+    assert.match(raised.result.stderr, /maxSteps in .*\.sylvan\/settings\.json was ignored: a folder may lower this limit, not raise it; 2 stays/);
+    writeFileSync(join(cwd, '.sylvan', 'settings.json'), JSON.stringify({ maxSteps: 1 }));
+    const lowered = await runCli({ inProcess: true, server: { replies: calculating(8) }, key: KEY, cwd, env: { ...ENV, SYLVAN_MAX_STEPS: '4' }, args: ['-p', 'keep calculating'] });
+    assert.equal(lowered.result.code, 3, lowered.result.stderr);
+    assert.equal(lowered.server.requests.length, 1, 'the folder lowered it to 1');
+  });
+
   test('a folder may lower a budget, and the line says where to raise it', async () => {
     const cwd = tempWorkspace('sylvan-budgets-');
     mkdirSync(join(cwd, '.sylvan'));

@@ -73,7 +73,7 @@ describe('the terminal, second pass (tmux)', { timeout: 180_000 }, () => {
       assert.deepEqual(printedAfter(screen, '/mcp'), [
         '  No MCP servers configured. Add "mcpServers" to',
         '  $SYLVAN_HOME/settings.json or .sylvan/settings.json (see',
-        '  the README).',
+        '  docs/mcp.md).',
       ]);
 
       // /help typed whole with the menu open: its own lines, descriptions in one column that wraps under itself.

@@ -1,5 +1,5 @@
 /**
- * Every numeric setting, its flag, its unit and its range, in one table (the README's
+ * Every numeric setting, its flag, its unit and its range, in one table (docs/configuration.md's
  * configuration table quotes these). Values are plain decimal integers: no exponent, no hex, no
  * fraction, no sign, so `1e3`, `0x10` and `99999999999999999999` are errors rather than surprises.
  */

@@ -5,6 +5,7 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { globComplexityProblem, matchesGlob } from '../../shared/glob.ts';
 import { holdsSecrets, resolveWorkspaceTarget, toRelative, type WorkspaceToolOptions } from '../../shared/workspace-path.ts';
+import { gitignoreRules, type ActiveRules, type GitignoreRules } from './gitignore-rules.ts';
 
 const MAX_LISTED_ENTRIES = 200;
 const MAX_RESULT_CHARS = 8_000;
@@ -25,6 +26,10 @@ interface Walk {
   stopped: boolean;
   depthLimited: boolean;
   skippedFolders: boolean;
+  /** The workspace's `.gitignore` rules; absent when the folder listed is itself ignored (asked for by name, it is listed whole). */
+  readonly gitignore: GitignoreRules | undefined;
+  /** How many entries git ignores were left out. */
+  ignored: number;
   /** When the walk last let the event loop run, so a timeout or Ctrl-C can stop it. */
   lastYieldAt: number;
 }
@@ -46,7 +51,7 @@ export function createListFilesTool(options: WorkspaceToolOptions) {
       'so they can be passed to read_file as they are. Give `path` to list one folder (default: the whole workspace) and ' +
       '`pattern` to keep only matching entries: a glob such as "**/*.ts" is matched against the path inside the listed folder, ' +
       'a pattern without "/" such as "*.md" is matched against names at any depth. ' +
-      `.git and node_modules are skipped. At most ${MAX_LISTED_ENTRIES} entries are shown; narrow the path or pattern when the list is cut.`,
+      `.git, node_modules and what .gitignore names are skipped (an ignored folder given as \`path\` is listed whole). At most ${MAX_LISTED_ENTRIES} entries are shown; narrow the path or pattern when the list is cut.`,
     inputSchema: z.object({
       path: z.string().optional().describe('Folder to list, relative to the workspace root (default ".").'),
       pattern: z.string().optional().describe('Optional glob filter, e.g. "**/*.ts" or "*.md".'),
@@ -74,9 +79,11 @@ export function createListFilesTool(options: WorkspaceToolOptions) {
         stopped: false,
         depthLimited: false,
         skippedFolders: false,
+        gitignore: await gitignoreUnlessIgnored(target.root, target.relativePath),
+        ignored: 0,
         lastYieldAt: performance.now(),
       };
-      await walkFolder(target.absolutePath, '', 0, walk);
+      await walkFolder(target.absolutePath, '', 0, walk, walk.gitignore?.enter(target.relativePath, walk.gitignore.inherited) ?? []);
       return formatListing(target.relativePath, walk);
     },
   });
@@ -99,7 +106,7 @@ async function assertFolder(absolutePath: string, relativePath: string, userPath
 }
 
 /** Depth-first in name order, so entries come out sorted with each folder's contents right after it. */
-async function walkFolder(absolutePath: string, relativePath: string, depth: number, walk: Walk): Promise<void> {
+async function walkFolder(absolutePath: string, relativePath: string, depth: number, walk: Walk, rules: ActiveRules): Promise<void> {
   walk.abortSignal?.throwIfAborted();
   let entries;
   try {
@@ -126,6 +133,10 @@ async function walkFolder(absolutePath: string, relativePath: string, depth: num
       continue;
     }
     const entryPath = relativePath === '' ? entry.name : `${relativePath}/${entry.name}`;
+    if (walk.gitignore?.ignored(`${walk.displayPrefix}${entryPath}`, isFolder, rules)) {
+      walk.ignored++;
+      continue;
+    }
     if (walk.pattern === undefined || matchesPattern(entryPath, entry.name, walk.pattern)) {
       record(`${walk.displayPrefix}${entryPath}${isFolder ? '/' : ''}`, walk);
     }
@@ -136,8 +147,23 @@ async function walkFolder(absolutePath: string, relativePath: string, depth: num
       walk.depthLimited = true;
       continue;
     }
-    await walkFolder(path.join(absolutePath, entry.name), entryPath, depth + 1, walk);
+    const below = walk.gitignore ? walk.gitignore.enter(`${walk.displayPrefix}${entryPath}`, rules) : rules;
+    await walkFolder(path.join(absolutePath, entry.name), entryPath, depth + 1, walk, below);
   }
+}
+
+/** The rules for a listing of `folder`, or none when git ignores the folder itself: listed by name, it is shown whole. */
+async function gitignoreUnlessIgnored(root: string, folder: string): Promise<GitignoreRules | undefined> {
+  const rules = await gitignoreRules(root, folder);
+  if (folder === '.') return rules;
+  const parts = folder.split('/');
+  let active = rules.enter('.', []);
+  for (let depth = 1; depth <= parts.length; depth++) {
+    const inside = parts.slice(0, depth).join('/');
+    if (rules.ignored(inside, true, active)) return undefined;
+    active = rules.enter(inside, active);
+  }
+  return rules;
 }
 
 function matchesPattern(entryPath: string, name: string, pattern: string): boolean {
@@ -177,5 +203,6 @@ function formatListing(relativePath: string, walk: Walk): string {
     lines.push(`[folders nested deeper than ${MAX_DEPTH} levels were not opened; list a deeper path to see them]`);
   }
   if (walk.skippedFolders) lines.push('[.git and node_modules folders are not listed]');
+  if (walk.ignored > 0) lines.push(`[${walk.ignored.toLocaleString('en-US')} entr${walk.ignored === 1 ? 'y' : 'ies'} .gitignore names not listed; list such a folder by its path to see it]`);
   return lines.join('\n');
 }

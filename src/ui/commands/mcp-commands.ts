@@ -21,7 +21,7 @@ const counted = (count: number, noun: string, listed: number | undefined, why: s
 export function showMcpServers(state: ReplState): void {
   const servers = state.runtime.mcp.summaries();
   if (servers.length === 0) {
-    state.print('  No MCP servers configured. Add "mcpServers" to $SYLVAN_HOME/settings.json or .sylvan/settings.json (see the README).');
+    state.print('  No MCP servers configured. Add "mcpServers" to $SYLVAN_HOME/settings.json or .sylvan/settings.json (see docs/mcp.md).');
     return;
   }
   const width = Math.max(40, (process.stdout.columns || 80) - 1);

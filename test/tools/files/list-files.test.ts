@@ -120,3 +120,36 @@ describe('list_files', () => {
     assert.equal(await listFiles({ path: 'empty' }), 'empty/ is empty');
   });
 });
+
+describe('list_files and .gitignore', () => {
+  let project: string;
+  before(async () => {
+    project = await mkdtemp(path.join(os.tmpdir(), 'sylvan-list-ignored-'));
+    const put = async (relativePath: string, content = '') => {
+      await mkdir(path.dirname(path.join(project, relativePath)), { recursive: true });
+      await writeFile(path.join(project, relativePath), content);
+    };
+    await put('.gitignore', 'dist/\n*.log\n');
+    await put('src/app.ts');
+    await put('src/.gitignore', 'generated/\n!keep.log\n');
+    await put('src/generated/out.ts');
+    await put('src/keep.log');
+    await put('debug.log');
+    await put('dist/chunk-1.js');
+    await put('dist/chunk-2.js');
+  });
+  after(() => rm(project, { recursive: true, force: true }));
+
+  test('what .gitignore names (a build folder, logs, a nested folder) is left out and counted; a nested !negation brings a file back', async () => {
+    const listed = await listFiles({}, project);
+    for (const shown of ['.gitignore', 'src/', 'src/app.ts', 'src/keep.log']) assert.ok(listed.split('\n').includes(shown), `${shown} is listed:\n${listed}`);
+    for (const hidden of ['dist/', 'dist/chunk-1.js', 'debug.log', 'src/generated/', 'src/generated/out.ts']) assert.ok(!listed.split('\n').includes(hidden), `${hidden} is not listed:\n${listed}`);
+    assert.match(listed, /\[3 entries \.gitignore names not listed; list such a folder by its path to see it\]/);
+  });
+
+  test('an ignored folder asked for by its path is listed whole', async () => {
+    const listed = await listFiles({ path: 'dist' }, project);
+    assert.ok(listed.split('\n').includes('dist/chunk-1.js') && listed.split('\n').includes('dist/chunk-2.js'), listed);
+    assert.doesNotMatch(listed, /\.gitignore names not listed/);
+  });
+});
