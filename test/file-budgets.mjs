@@ -24,11 +24,9 @@ export const SPAWNING_FILES = {
   'test/cli/line-editor-pty.test.ts': { seconds: 15, waitsFor: '5 terminal sessions typed at key by key, one before the CLI has started' },
   'test/mcp/server-everything-prompts.test.ts': { seconds: 20, waitsFor: '3 print-mode runs and one terminal session, each starting server-everything; the session runs 5 turns' },
   'test/mcp/mcp-lifecycle.test.ts': { seconds: 15, waitsFor: '3 CLI runs with a test MCP server, ended by SIGINT, SIGTERM and SIGHUP' },
-  'test/hardening/token-redaction.test.ts': { seconds: 10, waitsFor: '3 CLI runs' },
   'test/hardening/denial-reasons.test.ts': { seconds: 10, waitsFor: 'one CLI run and one terminal session answering an approval' },
   'test/cli/built-cli.test.ts': { seconds: 10, waitsFor: '9 runs of bin/sylvan.js (--help, --version, a mock turn, parts of the install gone) and two builds, one watched file by file' },
   'test/cli/custom-commands-export-copy.test.ts': { seconds: 10, waitsFor: '2 CLI runs against loopback servers and one terminal (tmux) session' },
-  'test/hardening/key-redaction.test.ts': { seconds: 10, waitsFor: '5 CLI runs' },
   'test/cli/interrupt-pty.test.ts': { seconds: 10, waitsFor: 'one terminal session interrupted mid-turn' },
   'test/cli/todo-tmux.test.ts': { seconds: 15, waitsFor: 'one tmux session (a turn held open while its checklist is read) and one piped --resume run' },
   'test/cli/tool-output-tmux.test.ts': { seconds: 15, waitsFor: 'one tmux session of four turns: a search, a 300-line command, a command stopped with Esc after ~1 s' },
@@ -38,7 +36,6 @@ export const SPAWNING_FILES = {
   'test/cli/resume-tmux.test.ts': { seconds: 20, waitsFor: 'two tmux sessions against a loopback DashScope: three turns cut by Esc, then the picker, the resumed transcript, Ctrl-R, Ctrl-G and /resume' },
   'test/cli/live-input-tmux.test.ts': { seconds: 15, waitsFor: 'two tmux sessions (120 and 60 columns), one waits for a 1 s retry-after' },
   'test/hardening/pipes.test.ts': { seconds: 10, waitsFor: '2 CLI runs into pipes' },
-  'test/providers/mock/mock-action-intents.test.ts': { seconds: 10, waitsFor: '3 CLI runs with the mock model' },
   'test/mcp/server-exit-hook.test.ts': { seconds: 10, waitsFor: 'a child that starts an MCP hub through tsx and exits, and its server' },
   'test/mcp/server-environment.test.ts': { seconds: 5, waitsFor: 'one short-lived stdio server started by an MCP hub' },
   'test/tools/shell/exit-hook.test.ts': { seconds: 10, waitsFor: 'three children each running a command, ended by process.exit, SIGTERM and SIGKILL (the watchdog)' },
@@ -89,7 +86,7 @@ export const IN_PROCESS_SECONDS = {
   'test/cli/cut-off-answer.test.ts': 1.1,
   'test/tools/shell/run-command.test.ts': 4.6,
   'test/tools/files/search-files.test.ts': 2.5,
-  'test/import-cycles.test.ts': 2.1,
+  'test/import-cycles.test.ts': 1.3,
   'test/checkpoints/undo-restores-files.test.ts': 1.7,
   'test/checkpoints/checkpoint-limits.test.ts': 2.5,
   'test/providers/cache-markers.test.ts': 1.2,
@@ -100,6 +97,14 @@ export const IN_PROCESS_SECONDS = {
   'test/agent/agent-loop.test.ts': 0.7,
   'test/runtime.test.ts': 0.7,
 };
+
+/**
+ * In-process files that share work read once per process (a module-level cache in a helper), so a
+ * shard runs each group's files together: the layer and import-cycle checks read src/'s imports
+ * once (test/helpers/source-imports.ts, ~1.3 s), not once each.
+ * @type {string[][]}
+ */
+export const SAME_SHARD = [['test/import-cycles.test.ts', 'test/layers.test.ts']];
 
 /**
  * In-process files that must have a process of their own rather than share a shard with other

@@ -13,7 +13,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compileTests, compiledPath, removeCompiledTests } from './compile-tests.mjs';
-import { IN_PROCESS_SECONDS, RUN_ALONE, SPAWNING_FILES, STARTS_THE_CLI } from './file-budgets.mjs';
+import { IN_PROCESS_SECONDS, RUN_ALONE, SAME_SHARD, SPAWNING_FILES, STARTS_THE_CLI } from './file-budgets.mjs';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const testRoot = join(projectRoot, 'test');
@@ -110,15 +110,24 @@ try {
 /**
  * The shardable files split into `count` shares of about the same time (test/file-budgets.mjs),
  * the same split on every run: the longest first, each to the share with the least so far; each
- * share then runs in path order.
+ * share then runs in path order. The files of a SAME_SHARD group go to one share together.
  */
 function split(count) {
   const secondsOf = (file) => IN_PROCESS_SECONDS[projectPath(file)] ?? 0.2;
+  const groupOf = (file) => SAME_SHARD.find((group) => group.includes(projectPath(file)));
+  const units = [];
+  for (const file of shardable) {
+    const group = groupOf(file);
+    const unit = group && units.find((candidate) => candidate.group === group);
+    if (unit) unit.files.push(file);
+    else units.push({ group, files: [file] });
+  }
+  const unitSeconds = (unit) => unit.files.reduce((sum, file) => sum + secondsOf(file), 0);
   const shares = Array.from({ length: count }, () => ({ files: [], seconds: 0 }));
-  for (const file of [...shardable].sort((a, b) => secondsOf(b) - secondsOf(a) || a.localeCompare(b))) {
+  for (const unit of units.sort((a, b) => unitSeconds(b) - unitSeconds(a) || a.files[0].localeCompare(b.files[0]))) {
     const share = shares.reduce((least, next) => (next.seconds < least.seconds ? next : least));
-    share.files.push(file);
-    share.seconds += secondsOf(file);
+    share.files.push(...unit.files);
+    share.seconds += unitSeconds(unit);
   }
   return shares.map((share) => share.files.sort());
 }

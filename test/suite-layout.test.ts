@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { IN_PROCESS_SECONDS, RUN_ALONE, SPAWNING_FILES, STARTS_THE_CLI } from './file-budgets.mjs';
+import { IN_PROCESS_SECONDS, RUN_ALONE, SAME_SHARD, SPAWNING_FILES, STARTS_THE_CLI } from './file-budgets.mjs';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const testFiles = readdirSync(join(projectRoot, 'test'), { recursive: true })
@@ -14,7 +14,7 @@ const testFiles = readdirSync(join(projectRoot, 'test'), { recursive: true })
 // test/README.md: the runner places each file by test/file-budgets.mjs, and a failure is read by its file name.
 describe('the test files, as test/run-suite.mjs places them', () => {
   test('every file test/file-budgets.mjs names exists: a renamed file would lose its budget and its place in the run', () => {
-    const named = [...Object.keys(SPAWNING_FILES), ...Object.keys(IN_PROCESS_SECONDS), ...Object.keys(RUN_ALONE)];
+    const named = [...Object.keys(SPAWNING_FILES), ...Object.keys(IN_PROCESS_SECONDS), ...Object.keys(RUN_ALONE), ...SAME_SHARD.flat()];
     assert.deepEqual(named.filter((file) => !existsSync(join(projectRoot, file))), []);
   });
 

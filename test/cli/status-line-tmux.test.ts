@@ -30,7 +30,7 @@ async function eventually(check: () => boolean, ms: number, what: string): Promi
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) assert.fail(`still not so after ${ms} ms: ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 

@@ -8,12 +8,12 @@ import { httpError, text, toolCalls } from '../helpers/dashscope-server.ts';
 
 const KEY = 'sk-hardening-redact-7c41e2';
 const echoing = () => httpError(401, { body: { error: { message: `Incorrect API key provided: ${KEY}. Check it.`, code: 'invalid_api_key' } } });
-const plain = runCli({ server: { replies: [echoing()] }, key: KEY, args: ['-p', 'hi'], env: { SYLVAN_DEBUG: '1' } });
-const json = runCli({ server: { replies: [echoing()] }, key: KEY, args: ['-p', '--json', 'hi'] });
-const jsonDebug = runCli({ server: { replies: [echoing()] }, key: KEY, args: ['-p', '--json', 'hi'], env: { SYLVAN_DEBUG: '1' } });
-const newline = runCli({ server: { replies: [text('never')] }, key: KEY, args: ['-p', '--json', 'hi'], env: { DASHSCOPE_API_KEY: `${KEY}\nsecond-line-of-key-99` } });
+const plain = runCli({ inProcess: true, server: { replies: [echoing()] }, key: KEY, args: ['-p', 'hi'], env: { SYLVAN_DEBUG: '1' } });
+const json = runCli({ inProcess: true, server: { replies: [echoing()] }, key: KEY, args: ['-p', '--json', 'hi'] });
+const jsonDebug = runCli({ inProcess: true, server: { replies: [echoing()] }, key: KEY, args: ['-p', '--json', 'hi'], env: { SYLVAN_DEBUG: '1' } });
+const newline = runCli({ inProcess: true, server: { replies: [text('never')] }, key: KEY, args: ['-p', '--json', 'hi'], env: { DASHSCOPE_API_KEY: `${KEY}\nsecond-line-of-key-99` } });
 // A tool error quoting the key (here: the model passes it as an expression) is saved without it.
-const toolError = runCli({ server: { replies: [toolCalls([{ id: 'call_k', name: 'calculate', arguments: { expression: `${KEY} + 1` } }]), text('ok')] }, key: KEY, args: ['-p', 'hi'] });
+const toolError = runCli({ inProcess: true, server: { replies: [toolCalls([{ id: 'call_k', name: 'calculate', arguments: { expression: `${KEY} + 1` } }]), text('ok')] }, key: KEY, args: ['-p', 'hi'] });
 
 function sessionText(cwd: string): string {
   const folder = join(cwd, '.sylvan-home', 'sessions');

@@ -14,9 +14,9 @@ const echoing = () => httpError(401, { body: { error: { message: `Bad credential
 // The model quotes the token in a tool call (a tool error saves it), then the server's error echoes it.
 const quoting = () => [toolCalls([{ id: 'call_t', name: 'calculate', arguments: { expression: `${TOKEN} + 1` } }]), echoing()];
 const env = { GITHUB_TOKEN: TOKEN };
-const plain = runCli({ server: { replies: quoting() }, key: KEY, args: ['-p', 'hi'], env });
-const json = runCli({ server: { replies: [echoing()] }, key: KEY, args: ['-p', '--json', 'hi'], env });
-const jsonDebug = runCli({ server: { replies: [echoing()] }, key: KEY, args: ['-p', '--json', 'hi'], env: { ...env, SYLVAN_DEBUG: '1' } });
+const plain = runCli({ inProcess: true, server: { replies: quoting() }, key: KEY, args: ['-p', 'hi'], env });
+const json = runCli({ inProcess: true, server: { replies: [echoing()] }, key: KEY, args: ['-p', '--json', 'hi'], env });
+const jsonDebug = runCli({ inProcess: true, server: { replies: [echoing()] }, key: KEY, args: ['-p', '--json', 'hi'], env: { ...env, SYLVAN_DEBUG: '1' } });
 
 const sessionText = (cwd: string): string => {
   const folder = join(cwd, '.sylvan-home', 'sessions');

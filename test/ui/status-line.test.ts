@@ -34,7 +34,7 @@ describe('the status line command', () => {
     while (alive && Date.now() < deadline) {
       try {
         process.kill(pid, 0);
-        await new Promise((resolve) => setImmediate(resolve));
+        await new Promise((resolve) => setTimeout(resolve, 20));
       } catch {
         alive = false;
       }

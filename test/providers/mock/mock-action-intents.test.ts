@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { decideMockReply } from '../../../src/providers/mock/mock-intent.ts';
 import { type AvailableTools } from '../../../src/providers/mock/mock-tool-intents.ts';
-import { runCliTimed } from '../../helpers/cli.ts';
+import { runCli } from '../../helpers/cli.ts';
 import { tempWorkspace } from '../../helpers/temp-workspace.ts';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -64,15 +64,15 @@ describe('the offline demo', { timeout: 60_000 }, () => {
     const cwd = tempWorkspace();
     try {
       writeFileSync(join(cwd, 'notes.txt'), 'hello there\n');
-      const ran = await runCliTimed({ cwd, args: ['-p', '--yes', 'run `echo from-the-shell`'] });
+      const ran = await runCli({ inProcess: true, cwd, args: ['-p', '--yes', 'run `echo from-the-shell`'] });
       assert.equal(ran.code, 0, ran.stderr);
       assert.match(ran.stdout, /^Ran `echo from-the-shell`: exit code 0/);
       assert.match(ran.stdout, /from-the-shell/);
-      const edited = await runCliTimed({ cwd, args: ['-p', '--yes', '把 hello 改成 goodbye（在 notes.txt 里）'] });
+      const edited = await runCli({ inProcess: true, cwd, args: ['-p', '--yes', '把 hello 改成 goodbye（在 notes.txt 里）'] });
       assert.equal(edited.code, 0, edited.stderr);
       assert.match(edited.stdout, /改好了：Edited notes\.txt: replaced 1 occurrence at line 1\./);
       assert.equal(readFileSync(join(cwd, 'notes.txt'), 'utf8'), 'goodbye there\n');
-      const searched = await runCliTimed({ cwd, args: ['-p', 'search the code for goodbye'] });
+      const searched = await runCli({ inProcess: true, cwd, args: ['-p', 'search the code for goodbye'] });
       assert.equal(searched.code, 0, searched.stderr);
       assert.match(searched.stdout, /notes\.txt:1: goodbye there/);
     } finally {
