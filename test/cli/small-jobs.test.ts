@@ -177,11 +177,7 @@ async function approvalSession() {
   });
   after(() => terminal.close());
   await terminal.expect(/› /, 'the first prompt');
-  const say = async (line: string, next: RegExp, what: string) => {
-    const seen = terminal.expect(next, what);
-    terminal.type(`${line}\r`);
-    await seen;
-  };
+  const say = (line: string, next: RegExp, what: string) => terminal.say(line, next, what);
   // The one-key menu's last row; a key answers it, the Enter after it is an empty line that sends nothing.
   const asked = /Esc says no\)/;
   const done = /done\.[\s\S]*› /;

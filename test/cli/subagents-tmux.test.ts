@@ -56,11 +56,7 @@ describe('subagents in the terminal', { timeout: 120_000 }, () => {
     after(() => terminal.close());
     await terminal.expect(/› /, 'the first prompt');
 
-    const say = async (line: string, next: RegExp, what: string) => {
-      const seen = terminal.expect(next, what);
-      terminal.type(`${line}\r`);
-      await seen;
-    };
+    const say = (line: string, next: RegExp, what: string) => terminal.say(line, next, what);
 
     // auto-edit: the subagent's write applies without a question, and is checkpointed with the turn.
     await say('write', /done\.[\s\S]*› /, 'the subagent\'s write');

@@ -47,6 +47,8 @@ export interface Terminal {
    * everything written so far.
    */
   expect(pattern: RegExp, what: string): Promise<void>;
+  /** Types `line` and Enter, and resolves when `next` matches what the CLI writes after it (as `expect`). */
+  say(line: string, next: RegExp, what: string): Promise<void>;
   /** Resolves with the visible screen once it matches `pattern` (or passes it); fails after 60 s with the last screen. */
   expectScreen(pattern: RegExp | ((screen: string) => boolean), what: string): Promise<string>;
   /** The visible screen as tmux shows it, one line a row (`styled`: with SGR; `history`: with the scrollback). */
@@ -179,13 +181,18 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
     return (await tmux(...args)).stdout;
   };
 
-  return {
+  const terminal: Terminal = {
     async expect(pattern, what) {
       const from = waited ? output().length : 0;
       waited = true;
       await until(() => unlessFailed(pattern.test(output().slice(from))), SCREEN_DEADLINE_MS, what).catch((error: Error) => {
         throw new Error(`${error.message} The CLI wrote:\n${JSON.stringify(output())}`);
       });
+    },
+    async say(line, next, what) {
+      const seen = terminal.expect(next, what);
+      terminal.type(`${line}\r`);
+      await seen;
     },
     async expectScreen(pattern, what) {
       const matches = typeof pattern === 'function' ? pattern : (screen: string) => pattern.test(screen);
@@ -212,6 +219,7 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
     }),
     close,
   };
+  return terminal;
 }
 
 /** Resolves once `check` passes (checked every 25 ms); rejects saying `what` never happened after `ms`. */
