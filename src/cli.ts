@@ -5,7 +5,6 @@ import { loadConfig } from './config/load-config.ts';
 import type { Config } from './config/config.ts';
 import { InputHistory } from './ui/repl/input-history.ts';
 import { createTerminalReader } from './ui/input/editor/terminal-reader.ts';
-import { endByHangUp } from './ui/repl/end-by-hang-up.ts';
 import { prepareHome } from './session/session-home.ts';
 import { assertResumable, resolveResume, type Replay } from './ui/commands/resume.ts';
 import { loadedFilesLine } from './ui/render/loaded-files-line.ts';
@@ -286,6 +285,5 @@ async function runReplMode(config: Config, io: CliIo, customCommands: LoadedComm
     runtime?.close();
     reader.close();
     await runtime?.mcp.close();
-    if (reader.hungUp) endByHangUp();
   }
 }

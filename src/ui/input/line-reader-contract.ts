@@ -90,6 +90,4 @@ export interface LineReader {
   /** Readers that hold the terminal: prints lines above the input being typed, which is drawn again under them. */
   interject?(lines: readonly string[]): void;
   close(): void;
-  /** The terminal hung up (its stream ended or failed): reads ended as at Ctrl-D, and a running turn was stopped. */
-  readonly hungUp?: boolean;
 }

@@ -46,8 +46,6 @@ export class LineEditor implements LineReader {
   /** The last message prompt shown: type-ahead is drawn under the same one. */
   private messagePrompt = '› ';
   private closed = false;
-  /** The terminal hung up: its input stream ended or failed. */
-  hungUp = false;
   /** No input read yet: the first chunk may hold lines typed before raw mode. */
   private firstChunk = true;
 
@@ -64,8 +62,6 @@ export class LineEditor implements LineReader {
     this.restore = enterEditingMode(options.input, options.output);
     options.input.setEncoding('utf8');
     options.input.on('data', this.onData);
-    options.input.on('end', this.onHangUp);
-    options.input.on('error', this.onHangUp);
     options.output.on('resize', this.onResize);
     process.on('SIGINT', this.onSigint);
     options.input.resume();
@@ -167,8 +163,6 @@ export class LineEditor implements LineReader {
     if (this.closed) return;
     this.closed = true;
     this.options.input.off('data', this.onData);
-    this.options.input.off('end', this.onHangUp);
-    this.options.input.off('error', this.onHangUp);
     this.options.output.off('resize', this.onResize);
     process.off('SIGINT', this.onSigint);
     this.options.input.pause();
@@ -190,18 +184,6 @@ export class LineEditor implements LineReader {
   };
 
   private readonly onSigint = () => this.onData('\x03');
-
-  /**
-   * In raw mode Ctrl-D is a key, so an input that ends or fails means the terminal is gone (a closed
-   * window, a dropped ssh): a running turn is stopped, and what waits for a key ends as at Ctrl-D,
-   * so the REPL leaves by its own way out instead of an event loop left with nothing to wait on.
-   */
-  private readonly onHangUp = () => {
-    if (this.closed) return;
-    this.hungUp = true;
-    for (const interrupt of this.duringTurn.interruptListeners) interrupt();
-    this.close();
-  };
 
   private readonly onResize = () => {
     if (!this.shown()) return;
