@@ -67,6 +67,7 @@ export function createListFilesTool(options: WorkspaceToolOptions) {
       const filter = pattern?.trim().replace(/^(\.\/)+/, '') || undefined;
       const problem = filter === undefined ? undefined : globComplexityProblem(filter);
       if (problem !== undefined) throw new Error(`pattern refused: ${problem}`);
+      const gitignore = await gitignoreUnlessIgnored(target.root, target.relativePath);
       const walk: Walk = {
         pattern: filter,
         secretPatterns,
@@ -79,11 +80,11 @@ export function createListFilesTool(options: WorkspaceToolOptions) {
         stopped: false,
         depthLimited: false,
         skippedFolders: false,
-        gitignore: await gitignoreUnlessIgnored(target.root, target.relativePath),
+        gitignore: gitignore?.rules,
         ignored: 0,
         lastYieldAt: performance.now(),
       };
-      await walkFolder(target.absolutePath, '', 0, walk, walk.gitignore?.enter(target.relativePath, walk.gitignore.inherited) ?? []);
+      await walkFolder(target.absolutePath, '', 0, walk, gitignore?.active ?? []);
       return formatListing(target.relativePath, walk);
     },
   });
@@ -152,18 +153,20 @@ async function walkFolder(absolutePath: string, relativePath: string, depth: num
   }
 }
 
-/** The rules for a listing of `folder`, or none when git ignores the folder itself: listed by name, it is shown whole. */
-async function gitignoreUnlessIgnored(root: string, folder: string): Promise<GitignoreRules | undefined> {
-  const rules = await gitignoreRules(root, folder);
-  if (folder === '.') return rules;
-  const parts = folder.split('/');
+/**
+ * The rules for a listing of `folder` and those in force in it (each `.gitignore` on the way read
+ * once), or none when git ignores the folder itself: listed by name, it is shown whole.
+ */
+async function gitignoreUnlessIgnored(root: string, folder: string): Promise<{ rules: GitignoreRules; active: ActiveRules } | undefined> {
+  const rules = await gitignoreRules(root, '.');
   let active = rules.enter('.', []);
+  const parts = folder === '.' ? [] : folder.split('/');
   for (let depth = 1; depth <= parts.length; depth++) {
     const inside = parts.slice(0, depth).join('/');
     if (rules.ignored(inside, true, active)) return undefined;
     active = rules.enter(inside, active);
   }
-  return rules;
+  return { rules, active };
 }
 
 function matchesPattern(entryPath: string, name: string, pattern: string): boolean {
