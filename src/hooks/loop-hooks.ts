@@ -2,12 +2,15 @@ import type { HookedCall, HookNotes, LoopHooks } from '../agent/loop/turn-option
 import type { Hooks } from './hook-runner.ts';
 import type { HookVerdict } from './hook-types.ts';
 
+/** What the loop's hooks use of the runner: whether an event has listeners, and running them. */
+export type HookEvents = Pick<Hooks, 'listens' | 'run'>;
+
 /**
  * The hooks at the points the agent loop stands on: tool calls, permissions, notifications, the end
  * of a turn. Inside a subagent each input also names it (`agent_id`, `agent_type`, as Claude Code
  * does), so a hook can tell a subagent's call from the parent's.
  */
-export function loopHooks(hooks: Hooks, agent?: SubagentIdentity): LoopHooks {
+export function loopHooks(hooks: HookEvents, agent?: SubagentIdentity): LoopHooks {
   const toolFields = (call: HookedCall) => ({ tool_name: call.toolName, tool_input: call.input, tool_use_id: call.toolCallId, ...agent });
   return {
     async beforeTool(call, signal) {
@@ -71,7 +74,7 @@ export interface SubagentIdentity {
  * the parent has Stop (and may keep the subagent going, bounded as Stop is); SubagentStart runs before
  * its first request, and what it adds (`additionalContext`) is given to the subagent with its prompt.
  */
-export function subagentLoopHooks(hooks: Hooks, agent: SubagentIdentity): { loop: LoopHooks; start(signal: AbortSignal): Promise<HookNotes & { context: string[] }> } {
+export function subagentLoopHooks(hooks: HookEvents, agent: SubagentIdentity): { loop: LoopHooks; start(signal: AbortSignal): Promise<HookNotes & { context: string[] }> } {
   return {
     loop: {
       ...loopHooks(hooks, agent),
