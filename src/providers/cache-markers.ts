@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { LanguageModelV4CallOptions, LanguageModelV4Message, LanguageModelV4Middleware } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
 import { COMPACTION_SUMMARY_PREFIX } from '../shared/compaction-summary.ts';
@@ -19,6 +18,15 @@ const EPHEMERAL = { type: 'ephemeral' } as const;
 /** Prefixes marked by recent requests: enough to outlive a compaction request in between. */
 const REMEMBERED_PREFIXES = 16;
 
+/** A prefix an earlier request marked: its first `length` messages, as that request sent them. */
+interface MarkedPrefix {
+  prompt: readonly LanguageModelV4Message[];
+  /** Where @ai-sdk/alibaba's reasoning rule splits that prompt (see `sentContent`). */
+  lastUser: number;
+  tools: string;
+  length: number;
+}
+
 /**
  * Where the markers of one request go, as indices into its prompt (system messages included), in the
  * order they were chosen:
@@ -31,41 +39,94 @@ const REMEMBERED_PREFIXES = 16;
  * 4. the end of the /compact summary pair when the history opens with one: stable the same way.
  * A position is marked only when the prefix up to it holds at least `MIN_CACHE_BLOCK_TOKENS`
  * (estimated), since a smaller block is never created.
+ *
+ * Every request carries the whole history, so what planning costs must not grow with it: a prefix is
+ * recognised by comparing messages, not by hashing each request whole (a SHA-256 per message made a
+ * request at turn 300 wait milliseconds longer than at turn 10). The messages of one request share
+ * their texts and inputs with the last, so the comparison mostly meets the same objects.
  */
 export class CacheMarkerPlanner {
-  private readonly remembered: string[] = [];
+  private readonly remembered: MarkedPrefix[] = [];
 
   /** The indices to mark in `prompt`, and remembers them for the requests after it. */
   plan(prompt: readonly LanguageModelV4Message[], tools: unknown): number[] {
-    const prefixes = prefixFingerprints(prompt, tools);
-    const tokens = prefixTokens(prompt, tools);
-    const big = (index: number) => (tokens[index] ?? 0) >= MIN_CACHE_BLOCK_TOKENS;
+    const firstBig = firstBigPrefix(prompt, tools);
+    const current = { prompt, lastUser: lastUserIndex(prompt), tools: JSON.stringify(tools ?? null) };
     const chosen: number[] = [];
     const choose = (index: number | undefined) => {
-      if (index === undefined || index < 0 || !big(index) || chosen.includes(index) || chosen.length >= MAX_CACHE_MARKERS) return;
+      if (index === undefined || index < firstBig || chosen.includes(index) || chosen.length >= MAX_CACHE_MARKERS) return;
       chosen.push(index);
     };
     const last = prompt.length - 1;
     choose(last);
-    for (let index = last - 1; index >= 0; index--) {
-      if (this.remembered.includes(prefixes[index] as string)) {
-        choose(index);
-        break;
-      }
-    }
+    choose(this.longestRepeated(current, last));
     choose(lastSystemIndex(prompt));
     choose(summaryPairEnd(prompt));
-    for (const index of chosen) this.remember(prefixes[index] as string);
+    for (const index of chosen) this.remember({ ...current, length: index + 1 });
     return chosen;
   }
 
-  private remember(prefix: string): void {
-    const known = this.remembered.indexOf(prefix);
+  /** The end of the longest remembered prefix that `current` repeats, ending before `before`. */
+  private longestRepeated(current: Omit<MarkedPrefix, 'length'>, before: number): number | undefined {
+    const longestFirst = this.remembered.filter((marked) => marked.length - 1 < before).sort((a, b) => b.length - a.length);
+    const found = longestFirst.find((marked) => repeats(current, marked));
+    return found === undefined ? undefined : found.length - 1;
+  }
+
+  private remember(prefix: MarkedPrefix): void {
+    const known = this.remembered.findIndex((marked) => marked.length === prefix.length && repeats(prefix, marked));
     if (known >= 0) this.remembered.splice(known, 1);
     this.remembered.push(prefix);
     if (this.remembered.length > REMEMBERED_PREFIXES) this.remembered.shift();
   }
 }
+
+/** Whether `current` begins with what `marked` sent, over the provider's view: tools, then each message without its provider options. */
+function repeats(current: Omit<MarkedPrefix, 'length'>, marked: MarkedPrefix): boolean {
+  if (marked.length > current.prompt.length || marked.tools !== current.tools) return false;
+  // From the end: a prefix that differs, differs mostly in its last messages.
+  for (let index = marked.length - 1; index >= 0; index--) {
+    const mine = current.prompt[index]!;
+    const theirs = marked.prompt[index]!;
+    if (mine.role !== theirs.role) return false;
+    if (!sameValue(sentContent(mine, index, current.lastUser), sentContent(theirs, index, marked.lastUser))) return false;
+  }
+  return true;
+}
+
+/**
+ * A message's content as @ai-sdk/alibaba sends it: reasoning only after the last user message, since
+ * an earlier turn's reasoning is left out — so a prefix changes once the next question arrives.
+ */
+function sentContent(message: LanguageModelV4Message, index: number, lastUser: number): unknown {
+  return message.role === 'assistant' && index < lastUser ? message.content.filter((part) => part.type !== 'reasoning') : message.content;
+}
+
+/** Equal as JSON would write them (a key holding `undefined` is no key); the same object is equal at once. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    if (a.length !== other.length) return false;
+    for (let index = 0; index < a.length; index++) if (!sameValue(a[index], other[index])) return false;
+    return true;
+  }
+  // Loops, not Object.keys: this runs for every message of every request.
+  const mine = a as Record<string, unknown>;
+  const theirs = b as Record<string, unknown>;
+  let keys = 0;
+  for (const key in mine) {
+    if (mine[key] === undefined) continue;
+    keys++;
+    if (!sameValue(mine[key], theirs[key])) return false;
+  }
+  for (const key in theirs) if (theirs[key] !== undefined) keys--;
+  return keys === 0;
+}
+
+const lastUserIndex = (prompt: readonly LanguageModelV4Message[]): number => prompt.findLastIndex((message) => message.role === 'user');
 
 /** The prompt with `providerOptions.alibaba.cacheControl` on the messages at `indices` (@ai-sdk/alibaba's own option). */
 function withCacheMarkers(prompt: readonly LanguageModelV4Message[], indices: readonly number[]): LanguageModelV4Message[] {
@@ -89,30 +150,16 @@ export function cacheMarkersMiddleware(): LanguageModelV4Middleware {
 }
 
 /**
- * A fingerprint of the prefix ending at each message, over what the provider sends: the tools, then
- * each message without its provider options. Reasoning counts only after the last user message,
- * because @ai-sdk/alibaba sends `reasoning_content` only there: an earlier turn's reasoning is left
- * out, so its prefix changes once the next question arrives.
+ * The first index whose prefix (the tools' definitions included) holds `MIN_CACHE_BLOCK_TOKENS`,
+ * estimated: every later prefix holds more. Counting stops there, so a long history costs nothing.
  */
-function prefixFingerprints(prompt: readonly LanguageModelV4Message[], tools: unknown): string[] {
-  const lastUser = prompt.findLastIndex((message) => message.role === 'user');
-  let previous = createHash('sha256').update(JSON.stringify(tools ?? null)).digest('hex');
-  return prompt.map((message, index) => {
-    const sent = message.role === 'assistant' && index < lastUser
-      ? { role: message.role, content: message.content.filter((part) => part.type !== 'reasoning') }
-      : { role: message.role, content: message.content };
-    previous = createHash('sha256').update(previous).update(JSON.stringify(sent)).digest('hex');
-    return previous;
-  });
-}
-
-/** Estimated tokens of the prefix ending at each message (the tools' definitions included). */
-function prefixTokens(prompt: readonly LanguageModelV4Message[], tools: unknown): number[] {
+function firstBigPrefix(prompt: readonly LanguageModelV4Message[], tools: unknown): number {
   let total = tools === undefined ? 0 : estimateJsonTokens(tools);
-  return prompt.map((message) => {
+  for (const [index, message] of prompt.entries()) {
     total += message.role === 'system' ? estimateTextTokens(message.content) : estimateMessageTokens(message as unknown as ModelMessage);
-    return total;
-  });
+    if (total >= MIN_CACHE_BLOCK_TOKENS) return index;
+  }
+  return prompt.length;
 }
 
 function lastSystemIndex(prompt: readonly LanguageModelV4Message[]): number | undefined {

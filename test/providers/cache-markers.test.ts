@@ -192,6 +192,23 @@ describe('CacheMarkerPlanner', () => {
     assert.deepEqual([...marked].sort((a, b) => a - b), [0, 1, 3]);
   });
 
+  test('a prefix is recognised by what is sent: new objects with the same content repeat it, a step whose reasoning is since left out does not', () => {
+    const planner = new CacheMarkerPlanner();
+    const instructions = 'You are a test. '.repeat(400);
+    const answered = (): LanguageModelV4Message => ({ role: 'assistant', content: [{ type: 'reasoning', text: 'thinking' }, { type: 'text', text: 'done' }] });
+    assert.deepEqual(planner.plan([system(instructions), user('one'), answered()], undefined).sort(), [0, 2]);
+    // Every object new, as the SDK builds each request, and a key holding undefined, which JSON leaves out.
+    const again: LanguageModelV4Message[] = [
+      system(instructions),
+      user('one'),
+      { role: 'assistant', content: [{ type: 'reasoning', text: 'thinking' }, { type: 'text', text: 'done', providerOptions: undefined }] },
+      ...callsAndResults(1, 1),
+    ];
+    assert.deepEqual(planner.plan(again, undefined).sort(), [0, 2, 4]);
+    // The next question: @ai-sdk/alibaba no longer sends the step's reasoning, so no earlier prefix is repeated.
+    assert.deepEqual(planner.plan([...again, user('two')], undefined).sort(), [0, 5]);
+  });
+
   test('a prefix under 1,024 tokens is not marked, since DashScope creates no block for it', () => {
     const planner = new CacheMarkerPlanner();
     assert.deepEqual(planner.plan([system('short'), user('hello')], undefined), []);
