@@ -140,6 +140,7 @@ describe('plain text content', { timeout: 10_000 }, () => {
       { role: 'user', content: [{ type: 'text', text: 'cached' }, { type: 'text', text: 'end', cache_control: { type: 'ephemeral' } }] },
       { role: 'assistant', content: 'an answer with "content":[{"type":"text","text":"y"}] in it' },
       { role: 'tool', tool_call_id: 'c1', content: '{"type":"text","text":"z"}' },
+      { role: 'user', content: [{ type: 'text', text: 'after content that stays as it was' }] },
     ];
     const body = JSON.stringify({ model: 'qwen-plus', messages, stream: true });
     const expected = messages.map((message) =>
