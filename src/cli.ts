@@ -5,6 +5,7 @@ import { loadConfig } from './config/load-config.ts';
 import type { Config } from './config/config.ts';
 import { InputHistory } from './ui/repl/input-history.ts';
 import { createTerminalReader } from './ui/input/editor/terminal-reader.ts';
+import { answerHangUp, endByHangUp } from './shared/hang-up.ts';
 import { prepareHome } from './session/session-home.ts';
 import { assertResumable, resolveResume, type Replay } from './ui/commands/resume.ts';
 import { loadedFilesLine } from './ui/render/loaded-files-line.ts';
@@ -22,6 +23,12 @@ import { mcpPromptCommands, mcpResources } from './ui/input/mcp-completion.ts';
 import { processIo, type CliIo } from './ui/cli-io.ts';
 import type { EditorFiles } from './shared/editor-files.ts';
 import type { ResumedHistory } from './runtime/runtime.ts';
+
+/**
+ * A SessionEnd hook's default bound (60 s, hooks/hook-runner.ts) and a margin for closing the MCP
+ * servers; not imported from there, since the hooks' runner loads with the runtime, after the prompt.
+ */
+const WAY_OUT_AFTER_HANG_UP_MS = 65_000;
 
 /** package.json's version, put in by the build (scripts/build.mjs), so a prompt reads no file for it. */
 declare const SYLVAN_VERSION: string | undefined;
@@ -245,6 +252,7 @@ async function runReplMode(config: Config, io: CliIo, customCommands: LoadedComm
       });
   // The settings' zod pass runs as the runtime loads, after the prompt: its error ends the REPL with code 2.
   let settingsError: ConfigError | undefined;
+  const stopAnsweringHangUps = reader.hangUp ? answerHangUp(reader.hangUp) : undefined;
   try {
     io.stdout.write(`${banner(config, io)}\n`);
     const loaded = loadedFilesLine(config, customCommands.commands.length);
@@ -281,9 +289,13 @@ async function runReplMode(config: Config, io: CliIo, customCommands: LoadedComm
     });
     return settingsError ? fail(settingsError, debug, io.stderr) : code;
   } finally {
-    await runtime?.endSession('prompt_input_exit');
+    // After a hang-up nobody waits at the terminal: a way out that stalls is cut short.
+    if (reader.hungUp) setTimeout(endByHangUp, WAY_OUT_AFTER_HANG_UP_MS);
+    await runtime?.endSession(reader.hungUp ? 'other' : 'prompt_input_exit');
     runtime?.close();
     reader.close();
     await runtime?.mcp.close();
+    stopAnsweringHangUps?.();
+    if (reader.hungUp) endByHangUp();
   }
 }

@@ -8,6 +8,7 @@
 
 /** @type {Record<string, { seconds: number; waitsFor: string }>} */
 export const SPAWNING_FILES = {
+  'test/cli/terminal-hang-up.test.ts': { seconds: 10, waitsFor: 'two REPLs under script: one whose terminal is closed at the prompt, one sent SIGHUP mid-turn; each SessionEnd hook' },
   'test/cli/status-line-tmux.test.ts': { seconds: 10, waitsFor: 'two tmux sessions with the mock model: a status line script, and one that hangs until it is killed' },
   'test/cli/budgets.test.ts': { seconds: 15, waitsFor: '17 in-process CLI runs against a loopback DashScope; two wait about 1 s for a time budget' },
   'test/cli/acp-network-grant.test.ts': { seconds: 10, waitsFor: 'one run of sylvan --acp: two sandboxed commands, one granted the network' },

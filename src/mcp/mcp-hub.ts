@@ -9,6 +9,7 @@ import type { McpResource } from './resource-list.ts';
 import { createResourceTools } from './resource-tools.ts';
 import type { McpServerConfig } from '../config/settings/mcp-server-config.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
+import { hangUpAnswered } from '../shared/hang-up.ts';
 
 export interface McpHubOptions {
   servers: Record<string, McpServerConfig>;
@@ -62,6 +63,8 @@ export class McpHub {
     for (const connection of this.connections) connection.killNow();
   };
   private readonly onSignal = (signal: NodeJS.Signals) => {
+    // The REPL's way out closes the servers, then ends the process (shared/hang-up.ts).
+    if (signal === 'SIGHUP' && hangUpAnswered()) return;
     this.onExit();
     process.exit(signal === 'SIGHUP' ? 129 : 143);
   };

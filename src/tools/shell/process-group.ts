@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { startOrphanWatchdog } from './orphan-watchdog.ts';
+import { hangUpAnswered } from '../../shared/hang-up.ts';
 import { killSessionProcessesNow, markedProcesses, MARK_VARIABLE, newProcessMark, signalMarked } from './process-marks.ts';
 
 /** Process groups still running; killed when Sylvan exits so no command outlives it (marked descendants too). */
@@ -111,7 +112,8 @@ function killAllNow(): void {
 }
 
 /**
- * On exit, and on SIGTERM or SIGHUP (which skip 'exit' handlers), every live group is killed.
+ * On exit, and on SIGTERM or SIGHUP (which skip 'exit' handlers), every live group is killed; a
+ * SIGHUP the REPL answers ends through its way out, whose ending runs the 'exit' handlers.
  * When this hook is the signal's only listener it re-raises the signal afterwards, so Sylvan still
  * ends the way that signal ends a process. `kill -9` of Sylvan cannot be caught: the orphan
  * watchdog, started here, covers it.
@@ -123,6 +125,8 @@ export function installExitHook(): void {
   process.on('exit', killAllNow);
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
     const onSignal = () => {
+      // The REPL's way out runs hooks of its own first, and kills every group as it ends (shared/hang-up.ts).
+      if (signal === 'SIGHUP' && hangUpAnswered()) return;
       killAllNow();
       if (process.listenerCount(signal) === 1) {
         process.removeListener(signal, onSignal);

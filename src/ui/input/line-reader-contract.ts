@@ -90,4 +90,8 @@ export interface LineReader {
   /** Readers that hold the terminal: prints lines above the input being typed, which is drawn again under them. */
   interject?(lines: readonly string[]): void;
   close(): void;
+  /** Readers that hold a terminal: it hung up, so a running turn is stopped and every read ends as at Ctrl-D. */
+  hangUp?(): void;
+  /** The terminal hung up. */
+  readonly hungUp?: boolean;
 }

@@ -1,4 +1,5 @@
 import { writeSync } from 'node:fs';
+import { hangUpAnswered } from '../../shared/hang-up.ts';
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
@@ -7,7 +8,8 @@ const RESTORING_SIGNALS = ['SIGTERM', 'SIGHUP'] as const;
 /**
  * Puts a terminal in raw mode with bracketed paste for the editor, and makes sure both are undone
  * however the process ends: a normal return, `process.exit`, an uncaught error (the `exit` event), or
- * SIGTERM/SIGHUP (undone, then the signal is re-raised so the exit status stays the signal's).
+ * SIGTERM/SIGHUP (undone, then the signal is re-raised so the exit status stays the signal's, unless
+ * the REPL answers the hang-up by its own way out).
  * Returns the function that undoes them; calling it twice is harmless.
  */
 export function enterEditingMode(input: NodeJS.ReadStream, output: NodeJS.WriteStream): () => void {
@@ -30,6 +32,8 @@ export function enterEditingMode(input: NodeJS.ReadStream, output: NodeJS.WriteS
   const onExit = () => restore(true);
   const onSignal = (signal: NodeJS.Signals) => {
     restore(true);
+    // The REPL's way out ends the process itself once it has run (shared/hang-up.ts).
+    if (signal === 'SIGHUP' && hangUpAnswered()) return;
     process.kill(process.pid, signal);
   };
   input.setRawMode(true);

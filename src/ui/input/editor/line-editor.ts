@@ -46,6 +46,8 @@ export class LineEditor implements LineReader {
   /** The last message prompt shown: type-ahead is drawn under the same one. */
   private messagePrompt = '› ';
   private closed = false;
+  /** The terminal hung up: its input ended or failed, or SIGHUP came. */
+  hungUp = false;
   /** No input read yet: the first chunk may hold lines typed before raw mode. */
   private firstChunk = true;
 
@@ -62,6 +64,8 @@ export class LineEditor implements LineReader {
     this.restore = enterEditingMode(options.input, options.output);
     options.input.setEncoding('utf8');
     options.input.on('data', this.onData);
+    options.input.on('end', this.hangUp);
+    options.input.on('error', this.hangUp);
     options.output.on('resize', this.onResize);
     process.on('SIGINT', this.onSigint);
     options.input.resume();
@@ -92,6 +96,8 @@ export class LineEditor implements LineReader {
   }
 
   read(prompt: string, options: ReadOptions = {}): Promise<ReadResult> {
+    // Nobody is there to see a line typed ahead run.
+    if (this.hungUp) return Promise.resolve({ kind: 'eof' });
     const message = options.remember !== false;
     if (message) {
       this.messagePrompt = prompt;
@@ -163,6 +169,8 @@ export class LineEditor implements LineReader {
     if (this.closed) return;
     this.closed = true;
     this.options.input.off('data', this.onData);
+    this.options.input.off('end', this.hangUp);
+    this.options.input.off('error', this.hangUp);
     this.options.output.off('resize', this.onResize);
     process.off('SIGINT', this.onSigint);
     this.options.input.pause();
@@ -184,6 +192,18 @@ export class LineEditor implements LineReader {
   };
 
   private readonly onSigint = () => this.onData('\x03');
+
+  /**
+   * The terminal is gone (a closed window, a dropped ssh). In raw mode Ctrl-D is a key, so the end of
+   * the input is a hang-up, as SIGHUP is: a running turn is stopped, and what waits for a key ends as
+   * at Ctrl-D, so the REPL leaves by its own way out.
+   */
+  readonly hangUp = (): void => {
+    if (this.closed) return;
+    this.hungUp = true;
+    for (const interrupt of this.duringTurn.interruptListeners) interrupt();
+    this.close();
+  };
 
   private readonly onResize = () => {
     if (!this.shown()) return;
