@@ -48,6 +48,8 @@ function perStepAt(clock: StepClock): { early: number; late: number } {
  * Sylvan's loop as the runtime runs it: the history fitted before each step, and the fitter told the
  * provider's count after it (the runtime's `onStepUsage`), so the calibration moves as it does there.
  */
+const NEVER_TRIPS = { nearIdenticalCalls: Infinity, cycleRepeats: Infinity, sameFailures: Infinity, stepsWithoutProgress: Infinity };
+
 async function sylvanLoop(clock?: StepClock): Promise<number> {
   const tools = makeTools();
   const fitter = new ContextFitter(1_000_000_000, 'You are a benchmark.', tools);
@@ -61,7 +63,9 @@ async function sylvanLoop(clock?: StepClock): Promise<number> {
     instructions: 'You are a benchmark.',
     conversation: new Conversation(),
     userMessage: 'count',
-    limits: { maxSteps: STEPS, tokenBudget: Number.MAX_SAFE_INTEGER, maxIdenticalCalls: 3 },
+    // The script is 1,000 calls of one tool with a counter: the circuit breaker watches every step (its
+    // cost is measured) but must not end the run, as it would a model that really loops.
+    limits: { maxSteps: STEPS, tokenBudget: Number.MAX_SAFE_INTEGER, maxIdenticalCalls: 3, breaker: NEVER_TRIPS },
     stepTimeoutMs: 60_000,
     toolTimeoutMs: 60_000,
     maxRetries: 0,
