@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { alive } from '../helpers/children.ts';
+import { eventually } from '../helpers/deadline.ts';
 import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { startTerminalAtPrompt, type Terminal } from '../helpers/terminal.ts';
 
@@ -25,23 +27,7 @@ function workspaceWithStatusLine(script: string, timeout?: number): { cwd: strin
   return { cwd, home };
 }
 
-/** Polls `check` until it holds or `ms` pass (a process that must be gone, a file that must appear). */
-async function eventually(check: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`still not so after ${ms} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 test('the status line command reads the session as JSON and its first line replaces the row under the prompt', { timeout: 60_000 }, async () => {
   // Keeps each input it is given; prints two lines, of which the first is shown (its escape sequence sanitised).

@@ -4,18 +4,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { cleanCliEnvironment, cliEntry } from '../helpers/cli.ts';
+import { alive } from '../helpers/children.ts';
+import { eventually } from '../helpers/deadline.ts';
 import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 const DEADLINE_MS = 20_000;
-
-/** Resolves once `check` holds (checked every 25 ms); rejects saying `what` never happened. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > DEADLINE_MS) throw new Error(`${what} never happened`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** The processes running `sleep 31.7`, read from /proc. */
 function sleeping(): string[] {
@@ -28,14 +21,6 @@ function sleeping(): string[] {
   });
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 interface UnderTerminal {
   terminal: ReturnType<typeof spawn>;
@@ -64,12 +49,12 @@ async function startUnderTerminal(): Promise<UnderTerminal> {
     if (cli !== undefined && alive(cli)) process.kill(cli, 'SIGKILL');
     if (terminal.exitCode === null) terminal.kill('SIGKILL');
   });
-  await until(() => screen.includes('› '), 'the prompt');
+  await eventually(() => screen.includes('› '), DEADLINE_MS, 'the prompt');
   cli = Number(readFileSync(`/proc/${terminal.pid}/task/${terminal.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
   assert.ok(cli > 0 && alive(cli), 'Sylvan runs under the terminal');
   // One turn first: the session (and its hooks) is loaded once a turn has run.
   terminal.stdin!.write('what is 2+3\r');
-  await until(() => /context \d+% of/.test(screen), 'the first answer');
+  await eventually(() => /context \d+% of/.test(screen), DEADLINE_MS, 'the first answer');
   const ended = () => (existsSync(marker) ? (JSON.parse(readFileSync(marker, 'utf8')) as { hook_event_name?: string; reason?: string }) : undefined);
   return { terminal, screen: () => screen, cli, ended, exited };
 }
@@ -83,12 +68,12 @@ async function startUnderTerminal(): Promise<UnderTerminal> {
 test('a terminal that hangs up at the prompt: Sylvan leaves by its own way out, the SessionEnd hook runs, and it ends', { timeout: 60_000 }, async () => {
   const { terminal, screen, cli, ended } = await startUnderTerminal();
   terminal.stdin!.write('half a question');
-  await until(() => screen().includes('half a question'), 'the typed text');
+  await eventually(() => screen().includes('half a question'), DEADLINE_MS, 'the typed text');
 
   terminal.kill('SIGKILL');
-  await until(() => ended() !== undefined, 'the SessionEnd hook');
+  await eventually(() => ended() !== undefined, DEADLINE_MS, 'the SessionEnd hook');
   assert.deepEqual({ ...ended() }, { ...ended(), hook_event_name: 'SessionEnd', reason: 'other' });
-  await until(() => !alive(cli), 'Sylvan ending after the hang-up');
+  await eventually(() => !alive(cli), DEADLINE_MS, 'Sylvan ending after the hang-up');
 });
 
 /**
@@ -100,10 +85,10 @@ test('SIGHUP mid-turn: the turn stops, the SessionEnd hook runs, and Sylvan ends
   const { terminal, screen, cli, ended, exited } = await startUnderTerminal();
   // A shell line still running when the signal comes; its odd length names its process.
   terminal.stdin!.write('!sleep 31.7\r');
-  await until(() => screen().includes('sleep 31.7') && sleeping().length > 0, 'the command running');
+  await eventually(() => screen().includes('sleep 31.7') && sleeping().length > 0, DEADLINE_MS, 'the command running');
   process.kill(cli, 'SIGHUP');
-  await until(() => ended() !== undefined, 'the SessionEnd hook');
+  await eventually(() => ended() !== undefined, DEADLINE_MS, 'the SessionEnd hook');
   assert.equal(ended()?.reason, 'other');
   assert.equal(await exited, 128 + 1, 'script passes on that Sylvan ended by SIGHUP (signal 1)');
-  await until(() => sleeping().length === 0, 'the shell line ending with Sylvan');
+  await eventually(() => sleeping().length === 0, DEADLINE_MS, 'the shell line ending with Sylvan');
 });

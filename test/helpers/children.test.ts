@@ -5,17 +5,9 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { tempWorkspace } from './temp-workspace.ts';
 import { tsxLoader } from './child-script.ts';
-import { killWhenDone, processSlot } from './children.ts';
+import { alive, killWhenDone, processSlot } from './children.ts';
 import { signal, withDeadline } from './deadline.ts';
 
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('the process limiter', { timeout: 10_000 }, () => {
   test('a fourth run waits until one of three frees its slot, and gets that slot', async () => {
@@ -44,8 +36,8 @@ describe('children of a test file', { timeout: 30_000 }, () => {
     const pid = signal<number>();
     file.stdout.setEncoding('utf8').on('data', (chunk: string) => pid.fire(Number(chunk.trim())));
     const sleeper = await withDeadline(pid.fired, 20_000, 'the stand-in file to start its child');
-    context.after(() => void (isAlive(sleeper) && process.kill(sleeper, 'SIGKILL')));
-    assert.ok(isAlive(sleeper));
+    context.after(() => void (alive(sleeper) && process.kill(sleeper, 'SIGKILL')));
+    assert.ok(alive(sleeper));
 
     const closed = new Promise((resolve) => file.once('close', resolve));
     file.kill('SIGTERM');
@@ -53,7 +45,7 @@ describe('children of a test file', { timeout: 30_000 }, () => {
     // SIGKILL is sent before the file exits; the kernel reaps the child at once.
     await withDeadline(
       (async () => {
-        while (isAlive(sleeper)) await new Promise((resolve) => setTimeout(resolve, 20));
+        while (alive(sleeper)) await new Promise((resolve) => setTimeout(resolve, 20));
       })(),
       5_000,
       'the child to die with its test file',

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { atEachFileEnd, fileEnding } from './file-end.mjs';
 import { removeTempWorkspaces } from './temp-workspace.ts';
 
@@ -7,6 +8,15 @@ import { removeTempWorkspaces } from './temp-workspace.ts';
 // (temp-workspace.ts) is deleted. A test kills its own children
 // when it ends (`killWhenDone`); this is the net under that, and it also catches a file stopped
 // by its --test-timeout (SIGTERM from the test runner), which would otherwise orphan them.
+
+/** Whether process `pid` runs (a zombie nobody has reaped yet counts as gone). */
+export function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 const live = new Set<ChildProcess>();
 const endings = new Set<EndOfFile>();

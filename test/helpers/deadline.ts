@@ -43,3 +43,15 @@ export function signal<T = void>(): Signal<T> {
  * on a loaded 2-core machine it may also wait for one of its file's three process slots.
  */
 export const CLI_TEST_TIMEOUT = { timeout: 180_000 } as const;
+
+/**
+ * Resolves once `check` holds, checked every 25 ms (a process that must be gone, a file that must
+ * appear, a screen that must show something); rejects saying `what` never happened after `ms`.
+ */
+export async function eventually(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(`Waited ${Math.round(ms / 100) / 10} s for ${what}; it never happened.`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -4,24 +4,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { cliEntry } from './cli.ts';
 import { tempWorkspace } from './temp-workspace.ts';
-import { endAtFileEnd, occupySlotNow } from './children.ts';
+import { alive, endAtFileEnd, occupySlotNow } from './children.ts';
+import { eventually } from './deadline.ts';
 
 /** How long any one thing on the screen may take to appear on a loaded machine: a safety net. */
 export const SCREEN_DEADLINE_MS = 60_000;
 /** How long a closed terminal's CLI may take to go after its hang-up before it is killed. */
 const HANG_UP_GRACE_MS = 5_000;
-const POLL_MS = 25;
 
 const run = promisify(execFile);
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
-/** Running (a zombie nobody reaps yet counts as gone). */
-const alive = (pid: number) => {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
 
 export interface TerminalOptions {
   /** The workspace the CLI starts in (HOME too, unless `env` says otherwise). */
@@ -130,7 +122,7 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
   // (Not tmux's pane-died: a tmux server started from a test sometimes never reaps the pane's process.)
   const exitCode = async (): Promise<number | null> => {
     let footer: RegExpExecArray | null = null;
-    await until(() => (footer = /\nScript done on [^\n]*/.exec(readLog())) !== null, SCREEN_DEADLINE_MS, 'the CLI to exit');
+    await eventually(() => (footer = /\nScript done on [^\n]*/.exec(readLog())) !== null, SCREEN_DEADLINE_MS, 'the CLI to exit');
     release();
     const code = /COMMAND_EXIT_CODE="(\d+)"/.exec((footer as RegExpExecArray | null)?.[0] ?? '')?.[1];
     return code === undefined ? null : Number(code);
@@ -142,7 +134,7 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
       const pid = cliPid();
       await tmux('kill-server').catch(() => {});
       if (pid !== undefined) {
-        await until(() => !alive(pid), HANG_UP_GRACE_MS, 'the CLI to end after its hang-up').catch(() => process.kill(pid, 'SIGKILL'));
+        await eventually(() => !alive(pid), HANG_UP_GRACE_MS, 'the CLI to end after its hang-up').catch(() => process.kill(pid, 'SIGKILL'));
       }
       release();
       unregister();
@@ -185,7 +177,7 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
     async expect(pattern, what) {
       const from = waited ? output().length : 0;
       waited = true;
-      await until(() => unlessFailed(pattern.test(output().slice(from))), SCREEN_DEADLINE_MS, what).catch((error: Error) => {
+      await eventually(() => unlessFailed(pattern.test(output().slice(from))), SCREEN_DEADLINE_MS, what).catch((error: Error) => {
         throw new Error(`${error.message} The CLI wrote:\n${JSON.stringify(output())}`);
       });
     },
@@ -197,7 +189,7 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
     async expectScreen(pattern, what) {
       const matches = typeof pattern === 'function' ? pattern : (screen: string) => pattern.test(screen);
       let last = '';
-      await until(async () => unlessFailed(matches((last = await screen()))), SCREEN_DEADLINE_MS, what).catch((error: Error) => {
+      await eventually(async () => unlessFailed(matches((last = await screen()))), SCREEN_DEADLINE_MS, what).catch((error: Error) => {
         throw new Error(`${error.message} The screen was:\n${last}`);
       });
       return last;
@@ -222,14 +214,6 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
   return terminal;
 }
 
-/** Resolves once `check` passes (checked every 25 ms); rejects saying `what` never happened after `ms`. */
-async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error(`Waited ${Math.round(ms / 100) / 10} s for ${what}; it never happened.`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
 
 /** `startTerminal`, then the first prompt on screen (`prompt`); a terminal that never shows it is closed. */
 export async function startTerminalAtPrompt(options: TerminalOptions, prompt: RegExp = /^›/m): Promise<Terminal> {
