@@ -33,32 +33,53 @@ async function recordingsFinished(state: ReplState, command: string): Promise<bo
   return false;
 }
 
-/** `/undo`: reverses the last turn's changes, newest first, and says what happened to each file. */
-export async function undoCommand(state: ReplState): Promise<void> {
-  const checkpoints = state.runtime.checkpoints;
-  if (!(await recordingsFinished(state, '/undo'))) return;
-  const turn = checkpoints.undoable;
-  if (!turn) {
-    state.print('  Nothing to undo: no turn of this session changed a file that a checkpoint still holds.');
-    return;
-  }
-  state.print(`  Undoing turn ${turn.id} ${quoted(turn)}:`);
-  printLines(state, await checkpoints.undo(turn, askBeforeOverwriting(state)));
-  state.print(state.dim('  /redo takes this back.'));
+type Checkpoints = ReplState['runtime']['checkpoints'];
+
+/** What `/undo` and `/redo` each do; they differ only in the turn they take and the words they say. */
+interface Reversal {
+  command: '/undo' | '/redo';
+  turn: (checkpoints: Checkpoints) => TurnRecord | undefined;
+  nothing: string;
+  doing: string;
+  apply: (checkpoints: Checkpoints, turn: TurnRecord, ask: ConflictResolver) => Promise<RestoreLine[]>;
+  after?: string;
 }
 
-/** `/redo`: makes the changes of the last undone turn again. */
-export async function redoCommand(state: ReplState): Promise<void> {
+const UNDO: Reversal = {
+  command: '/undo',
+  turn: (checkpoints) => checkpoints.undoable,
+  nothing: 'Nothing to undo: no turn of this session changed a file that a checkpoint still holds.',
+  doing: 'Undoing',
+  apply: (checkpoints, turn, ask) => checkpoints.undo(turn, ask),
+  after: '/redo takes this back.',
+};
+
+const REDO: Reversal = {
+  command: '/redo',
+  turn: (checkpoints) => checkpoints.redoable,
+  nothing: 'Nothing to redo: /redo takes back an /undo, until a later turn changes files.',
+  doing: 'Redoing',
+  apply: (checkpoints, turn, ask) => checkpoints.redo(turn, ask),
+};
+
+async function reverse(state: ReplState, reversal: Reversal): Promise<void> {
   const checkpoints = state.runtime.checkpoints;
-  if (!(await recordingsFinished(state, '/redo'))) return;
-  const turn = checkpoints.redoable;
+  if (!(await recordingsFinished(state, reversal.command))) return;
+  const turn = reversal.turn(checkpoints);
   if (!turn) {
-    state.print('  Nothing to redo: /redo takes back an /undo, until a later turn changes files.');
+    state.print(`  ${reversal.nothing}`);
     return;
   }
-  state.print(`  Redoing turn ${turn.id} ${quoted(turn)}:`);
-  printLines(state, await checkpoints.redo(turn, askBeforeOverwriting(state)));
+  state.print(`  ${reversal.doing} turn ${turn.id} ${quoted(turn)}:`);
+  printLines(state, await reversal.apply(checkpoints, turn, askBeforeOverwriting(state)));
+  if (reversal.after) state.print(state.dim(`  ${reversal.after}`));
 }
+
+/** `/undo`: reverses the last turn's changes, newest first, and says what happened to each file. */
+export const undoCommand = (state: ReplState): Promise<void> => reverse(state, UNDO);
+
+/** `/redo`: makes the changes of the last undone turn again. */
+export const redoCommand = (state: ReplState): Promise<void> => reverse(state, REDO);
 
 /**
  * `/rewind [N]`: lists the session's turns, then restores to before the chosen one — its files
