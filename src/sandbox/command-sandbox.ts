@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { probeSandbox, probeSandboxInBackground, type SandboxAvailability } from './availability.ts';
 import { bwrapArguments, serverFenceArguments, type FenceProfile } from './bwrap-arguments.ts';
@@ -15,6 +15,21 @@ export interface Invocation {
   /** Set for the child on top of its environment (a private TMPDIR inside the sandbox). */
   env: Record<string, string>;
   sandboxed: boolean;
+  /** The paths bubblewrap mounts over to hide them, as they were looked up for this start. */
+  masks?: readonly string[];
+}
+
+/**
+ * Whether a sandboxed start failed before the command ran because a path the sandbox hides vanished
+ * between the look-up and bubblewrap's mount (a service removed its socket, or its folder): with
+ * the root read-only, bubblewrap cannot make the mount point, says so in one line, and exits 1.
+ * The command never started, so it may start again with the paths looked up afresh. A command that
+ * prints the same line is not believed unless the path it names is one of the masks and is gone.
+ */
+export function maskVanished(invocation: Invocation, exitCode: number | null, stdout: string, stderr: string): boolean {
+  if (!invocation.sandboxed || exitCode !== 1 || stdout !== '') return false;
+  const failed = /^bwrap: Can't (?:create file at|mkdir parents for) (.+?): [^\n]*\n?$/.exec(stderr);
+  return failed !== null && (invocation.masks ?? []).includes(failed[1]!) && !existsSync(failed[1]!);
 }
 
 /** Where commands stand this session, for `/sandbox`, the banner and the approval preview. */
@@ -105,7 +120,8 @@ export class CommandSandbox {
       sockets: boundUnixSockets(),
     };
     if (state.kind === 'bwrap') {
-      return { file: state.program, args: [...bwrapArguments(profile), '--', file, ...args], env: { TMPDIR: '/tmp' }, sandboxed: true };
+      const masks = [...profile.hidden, ...(profile.sockets ?? [])];
+      return { file: state.program, args: [...bwrapArguments(profile), '--', file, ...args], env: { TMPDIR: '/tmp' }, sandboxed: true, masks };
     }
     const temporary = resolved(tmpdir());
     return { file: state.program, args: ['-p', macosProfile(profile, [temporary]), '--', file, ...args], env: {}, sandboxed: true };

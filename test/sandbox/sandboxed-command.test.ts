@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { probeSandbox } from '../../src/sandbox/availability.ts';
@@ -137,5 +138,34 @@ describe('run_command in the bubblewrap sandbox', { skip, timeout: 60_000 }, () 
     const result = await runner()(`setsid sleep 6${token} > /dev/null 2>&1 & sleep 0.2; echo started`);
     assert.match(result, /^exit code 0/);
     assert.deepEqual(livingWith(`sleep 6${token}`), []);
+  });
+
+  test('a host socket that vanishes between the sandbox looking it up and mounting over it: the command runs once, not failing', async () => {
+    const folder = mkdtempSync(join(root, 'service-'));
+    const path = join(folder, 'service.sock');
+    const service = createNetServer();
+    await new Promise<void>((resolve) => service.listen(path, resolve));
+    after(() => service.close());
+    // The service removes its socket right after the first look-up, as one stopping at that moment would.
+    class VanishingSocket extends CommandSandbox {
+      private looked = 0;
+      override wrap(...args: Parameters<CommandSandbox['wrap']>) {
+        const invocation = super.wrap(...args);
+        if (this.looked++ === 0) unlinkSync(path);
+        return invocation;
+      }
+    }
+    const sandbox = new VanishingSocket({ settings: { mode: 'on', network: false, source: 'the test' }, workspaceRoot: workspace, sylvanHome: join(home, '.sylvan'), environment: { ...process.env, HOME: home } });
+    const tool = createRunCommandTool({ workspaceRoot: workspace, graceMs: 500, sandbox, environment: { PATH: process.env.PATH, HOME: home } });
+    const result = await (tool.execute as (input: unknown, options: unknown) => Promise<string>)({ command: 'echo ran >> runs.txt; echo done' }, { toolCallId: 'call-1', messages: [] });
+    assert.match(result, /^exit code 0[\s\S]*done/);
+    assert.equal(readFileSync(join(workspace, 'runs.txt'), 'utf8'), 'ran\n', 'the command ran once');
+  });
+
+  test('a command that prints bubblewrap\'s mount failure itself, naming a path that is still there, is not run again', async () => {
+    rmSync(join(workspace, 'runs.txt'), { force: true });
+    const result = await runner()(`echo ran >> runs.txt; echo "bwrap: Can't create file at ${join(home, '.ssh')}: Read-only file system" >&2; exit 1`);
+    assert.match(result, /^exit code 1/);
+    assert.equal(readFileSync(join(workspace, 'runs.txt'), 'utf8'), 'ran\n');
   });
 });

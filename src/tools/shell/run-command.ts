@@ -6,7 +6,7 @@ import { BoundedOutput } from './bounded-output.ts';
 import { childEnvironment } from './child-environment.ts';
 import { SHELL, spawnCommandGroup, terminateGroup } from './process-group.ts';
 import { alwaysCovers } from './command-scope.ts';
-import type { CommandSandbox } from '../../sandbox/command-sandbox.ts';
+import { maskVanished, type CommandSandbox, type Invocation } from '../../sandbox/command-sandbox.ts';
 import type { NetworkGrants } from '../../sandbox/network-grants.ts';
 import { LatestLines } from './latest-lines.ts';
 import { formatCommandResult } from './command-result.ts';
@@ -90,9 +90,41 @@ async function runCommand(
   const network = options.networkGrants?.take(toolCallId, input) ?? false;
   abortSignal?.throwIfAborted();
   const timeoutSeconds = Math.min(input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS);
-  const graceMs = options.graceMs ?? 2000;
   const started = Date.now();
-  const invocation = options.sandbox?.wrap(SHELL, ['-c', input.command], { network }) ?? { file: SHELL, args: ['-c', input.command], env: {} };
+  const wrap = (): Invocation => options.sandbox?.wrap(SHELL, ['-c', input.command], { network }) ?? { file: SHELL, args: ['-c', input.command], env: {}, sandboxed: false };
+  let invocation = wrap();
+  let run = await runOnce(options, invocation, timeoutSeconds * 1000, toolCallId, abortSignal);
+  // Once: a path the sandbox hides vanished before bubblewrap mounted over it, so the command never ran.
+  if (run.ending.kind === 'exited' && maskVanished(invocation, run.ending.code, run.stdout.text(), run.stderr.text())) {
+    invocation = wrap();
+    run = await runOnce(options, invocation, timeoutSeconds * 1000, toolCallId, abortSignal);
+  }
+  const { ending, stdout, stderr } = run;
+
+  if (ending.kind === 'failed') throw new Error(`could not start the command: ${ending.error.message}`);
+  if (ending.kind === 'aborted') {
+    const reason = ending.reason;
+    throw reason instanceof Error ? reason : new Error('The command was interrupted by the user and stopped.');
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const status =
+    ending.kind === 'timed-out'
+      ? `timed out after ${timeoutSeconds} s and was stopped (with everything it started); the output so far is below. If it needs longer, call again with a larger timeout_seconds (at most ${MAX_TIMEOUT_SECONDS}).`
+      : ending.code !== null
+        ? `exit code ${ending.code} (${seconds} s)`
+        : `killed by ${ending.signal ?? 'a signal'} (${seconds} s)`;
+  return formatCommandResult(status, stdout, stderr);
+}
+
+/** One start of the command: its ending and its output, with everything it started stopped. */
+async function runOnce(
+  options: RunCommandOptions,
+  invocation: Invocation,
+  timeoutMs: number,
+  toolCallId: string,
+  abortSignal: AbortSignal | undefined,
+): Promise<{ ending: Ending; stdout: BoundedOutput; stderr: BoundedOutput }> {
+  const graceMs = options.graceMs ?? 2000;
   const { child, mark } = spawnCommandGroup(invocation.file, invocation.args, options.workspaceRoot, {
     ...childEnvironment(options.environment, options.heldKeys),
     ...invocation.env,
@@ -117,7 +149,7 @@ async function runCommand(
   child.stdout?.on('data', onData(stdout));
   child.stderr?.on('data', onData(stderr));
 
-  const ending = await firstEnding(child, timeoutSeconds * 1000, abortSignal);
+  const ending = await firstEnding(child, timeoutMs, abortSignal);
   const groupId = child.pid;
   // Whatever ended the call, nothing it started may keep running.
   if (ending.kind === 'exited') await closedWithin(child, DRAIN_MS);
@@ -126,20 +158,7 @@ async function runCommand(
   if (progressTimer !== undefined) clearTimeout(progressTimer);
   child.stdout?.destroy();
   child.stderr?.destroy();
-
-  if (ending.kind === 'failed') throw new Error(`could not start the command: ${ending.error.message}`);
-  if (ending.kind === 'aborted') {
-    const reason = ending.reason;
-    throw reason instanceof Error ? reason : new Error('The command was interrupted by the user and stopped.');
-  }
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const status =
-    ending.kind === 'timed-out'
-      ? `timed out after ${timeoutSeconds} s and was stopped (with everything it started); the output so far is below. If it needs longer, call again with a larger timeout_seconds (at most ${MAX_TIMEOUT_SECONDS}).`
-      : ending.code !== null
-        ? `exit code ${ending.code} (${seconds} s)`
-        : `killed by ${ending.signal ?? 'a signal'} (${seconds} s)`;
-  return formatCommandResult(status, stdout, stderr);
+  return { ending, stdout, stderr };
 }
 
 /** The first of: the shell exits, it cannot start, the timeout, the user's interrupt. */
