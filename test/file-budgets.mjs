@@ -1,6 +1,6 @@
 // The test files that start processes (the built CLI, a terminal, MCP servers, shells), each with
 // its time budget on an idle 2-core machine and what that time waits for. `npm test` runs every
-// other file first (in-process, quick), then these, longest budget first so the two runner slots
+// other file first (in-process, quick), then these, longest budget first so the runner slots
 // finish together; the closing reporter lists any file over its budget. A budget is a statement to
 // keep, not a timeout: the hard bound per file is --test-timeout in test/run-suite.mjs.
 //
