@@ -61,7 +61,7 @@ export const SPAWNING_FILES = {
   'test/docs/global-install.test.ts': { seconds: 10, waitsFor: "one offline `npm install -g .` into a temp prefix, then one print-mode run of the installed command" },
   'test/cli/undo-after-interrupt-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session: a command that ignores SIGTERM stopped with Esc (2 s to SIGKILL), then /undo' },
   'test/mcp/mcp-descendants.test.ts': { seconds: 10, waitsFor: "3 CLI runs whose MCP server's setsid grandchild must end with them, one killed with SIGKILL" },
-  'test/hooks/hook-events-cli.test.ts': { seconds: 20, waitsFor: '12 CLI runs against a loopback model, each running shell-script hooks (one in bubblewrap)' },
+  'test/hooks/hook-events-cli.test.ts': { seconds: 15, waitsFor: '2 built-CLI runs (a hook\'s environment, a command in bubblewrap) and 10 in-process runs against a loopback model, each running shell-script hooks' },
   'test/hooks/notification-tmux.test.ts': { seconds: 10, waitsFor: 'one terminal (tmux) session answering an approval' },
   'test/hooks/hook-processes-cli.test.ts': { seconds: 20, waitsFor: '5 CLI runs: a hook past its timeout, one ended by Ctrl-C, a project hook before, at and after its trust' },
   'test/hooks/subagent-hooks-cli.test.ts': { seconds: 10, waitsFor: "4 CLI runs whose subagents meet shell-script hooks: SubagentStart, SubagentStop (once and bounded), a PreToolUse deny" },

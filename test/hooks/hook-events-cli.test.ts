@@ -9,8 +9,9 @@ import { runCli } from '../helpers/cli.ts';
 import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { text, toolCalls } from '../helpers/dashscope-server.ts';
 
-// Each event of issue 36 through the built CLI against the scripted loopback model, with the
-// hooks written as small shell scripts in the workspace.
+// Each event of issue 36 through the CLI against the scripted loopback model, with the hooks
+// written as small shell scripts in the workspace. In process (test/helpers/cli.ts) but where the
+// process itself is the point: the environment a hook inherits, a command fenced by bubblewrap.
 
 const KEY = 'sk-hooks-events-7c1d';
 const sandbox = probeSandbox();
@@ -49,7 +50,7 @@ describe('hooks at the points of the loop', { timeout: 120_000 }, () => {
     const cwd = workspaceWith({ PreToolUse: [{ matcher: 'run_command', hooks: [command('guard.sh')] }] }, {
       'guard.sh': 'cat > "$SYLVAN_PROJECT_DIR/pre-input.json"\necho "rm is not allowed here" >&2\nexit 2',
     });
-    const { result, server } = await runCli({ server: { replies: [runCommand('call_rm', 'touch ran.txt'), text('Understood.')] }, key: KEY, cwd, args: ['--yes', '-p', 'clean up'] });
+    const { result, server } = await runCli({ inProcess: true, server: { replies: [runCommand('call_rm', 'touch ran.txt'), text('Understood.')] }, key: KEY, cwd, args: ['--yes', '-p', 'clean up'] });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(existsSync(join(cwd, 'ran.txt')), false, 'the command did not run');
     assert.match(toolResultText(requestAt(server, 1), 'call_rm'), /A PreToolUse hook blocked this call: rm is not allowed here/);
@@ -88,7 +89,7 @@ describe('hooks at the points of the loop', { timeout: 120_000 }, () => {
     );
     writeFileSync(join(cwd, 'keep.txt'), 'kept\n');
     const replies = [toolCalls([{ id: 'call_rm', name: 'run_command', arguments: { command: 'rm keep.txt' } }, { id: 'call_ls', name: 'run_command', arguments: { command: 'echo listed > ls.txt' } }]), text('ok')];
-    const { result, server } = await runCli({ server: { replies }, key: KEY, cwd, args: ['--yes', '-p', 'tidy'] });
+    const { result, server } = await runCli({ inProcess: true, server: { replies }, key: KEY, cwd, args: ['--yes', '-p', 'tidy'] });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(readFileSync(join(cwd, 'keep.txt'), 'utf8'), 'kept\n', 'the rm was denied');
     assert.equal(readFileSync(join(cwd, 'ls.txt'), 'utf8'), 'listed\n', 'the other command ran');
@@ -99,7 +100,7 @@ describe('hooks at the points of the loop', { timeout: 120_000 }, () => {
     const cwd = workspaceWith({ PreToolUse: [{ matcher: 'run_command', hooks: [command('rewrite.sh')] }] }, {
       'rewrite.sh': 'cat > /dev/null\necho \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"echo rewritten > out.txt"}}}\'',
     });
-    const { result } = await runCli({ server: { replies: [runCommand('call_1', 'echo original > out.txt'), text('done')] }, key: KEY, cwd, args: ['--yes', '-p', 'write it'] });
+    const { result } = await runCli({ inProcess: true, server: { replies: [runCommand('call_1', 'echo original > out.txt'), text('done')] }, key: KEY, cwd, args: ['--yes', '-p', 'write it'] });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(readFileSync(join(cwd, 'out.txt'), 'utf8'), 'rewritten\n');
   });
@@ -109,7 +110,7 @@ describe('hooks at the points of the loop', { timeout: 120_000 }, () => {
       'approve.sh': 'cat > /dev/null\necho \'{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}\'',
     });
     const write = toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'approved by a hook\n' } }]);
-    const { result } = await runCli({ server: { replies: [write, text('written')] }, key: KEY, cwd, args: ['-p', 'write notes'] });
+    const { result } = await runCli({ inProcess: true, server: { replies: [write, text('written')] }, key: KEY, cwd, args: ['-p', 'write notes'] });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(readFileSync(join(cwd, 'notes.txt'), 'utf8'), 'approved by a hook\n');
   });
@@ -122,7 +123,7 @@ describe('hooks at the points of the loop', { timeout: 120_000 }, () => {
       { 'allow.sh': allow, 'answer.sh': answer },
     );
     const write = toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'plan.txt', content: 'x\n' } }]);
-    const { result, server } = await runCli({ server: { replies: [write, text('planned')] }, key: KEY, cwd, args: ['--yes', '--mode', 'plan', '-p', 'plan it'] });
+    const { result, server } = await runCli({ inProcess: true, server: { replies: [write, text('planned')] }, key: KEY, cwd, args: ['--yes', '--mode', 'plan', '-p', 'plan it'] });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(existsSync(join(cwd, 'plan.txt')), false);
     assert.match(toolResultText(requestAt(server, 1), 'call_w'), /plan mode/i);
@@ -132,7 +133,7 @@ describe('hooks at the points of the loop', { timeout: 120_000 }, () => {
     const cwd = workspaceWith({ PostToolUse: [{ matcher: 'Bash', hooks: [command('after.sh')] }] }, {
       'after.sh': 'cat > /dev/null\necho \'{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"the formatter ran: 2 files changed"}}\'',
     });
-    const { result, server } = await runCli({ server: { replies: [runCommand('call_1', 'echo hi'), text('done')] }, key: KEY, cwd, args: ['--yes', '-p', 'say hi'] });
+    const { result, server } = await runCli({ inProcess: true, server: { replies: [runCommand('call_1', 'echo hi'), text('done')] }, key: KEY, cwd, args: ['--yes', '-p', 'say hi'] });
     assert.equal(result.code, 0, result.stderr);
     const seen = toolResultText(requestAt(server, 1), 'call_1');
     assert.match(seen, /hi/);
@@ -143,7 +144,7 @@ describe('hooks at the points of the loop', { timeout: 120_000 }, () => {
     const cwd = workspaceWith({ UserPromptSubmit: [{ hooks: [command('prompt.sh')] }] }, {
       'prompt.sh': 'if grep -q password; then echo "prompts may not mention passwords" >&2; exit 2; fi',
     });
-    const { result, server } = await runCli({ server: { replies: [text('never')] }, key: KEY, cwd, args: ['-p', 'what is the admin password?'] });
+    const { result, server } = await runCli({ inProcess: true, server: { replies: [text('never')] }, key: KEY, cwd, args: ['-p', 'what is the admin password?'] });
     assert.equal(result.code, 3, result.stderr);
     assert.equal(server.requests.length, 0);
     assert.match(result.stderr, /A UserPromptSubmit hook blocked this prompt, so nothing was sent: prompts may not mention passwords/);
@@ -154,7 +155,7 @@ describe('hooks at the points of the loop', { timeout: 120_000 }, () => {
     const cwd = workspaceWith({ Stop: [{ hooks: [command('stop.sh')] }] }, {
       'stop.sh': 'if grep -q \'"stop_hook_active":true\'; then exit 0; fi\necho "run the tests before you finish" >&2\nexit 2',
     });
-    const { result, server } = await runCli({ server: { replies: [text('done'), text('tests pass, done')] }, key: KEY, cwd, args: ['-p', 'fix it'] });
+    const { result, server } = await runCli({ inProcess: true, server: { replies: [text('done'), text('tests pass, done')] }, key: KEY, cwd, args: ['-p', 'fix it'] });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(server.requests.length, 2);
     assert.match(JSON.stringify(requestAt(server, 1).body?.messages), /run the tests before you finish/);
@@ -163,7 +164,7 @@ describe('hooks at the points of the loop', { timeout: 120_000 }, () => {
 
   test('a Stop hook that always objects is bounded', async () => {
     const cwd = workspaceWith({ Stop: [{ hooks: [command('never.sh')] }] }, { 'never.sh': 'echo "not yet" >&2\nexit 2' });
-    const { result, server } = await runCli({ server: { respond: () => text('done') }, key: KEY, cwd, args: ['-p', 'fix it'] });
+    const { result, server } = await runCli({ inProcess: true, server: { respond: () => text('done') }, key: KEY, cwd, args: ['-p', 'fix it'] });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(server.requests.length, 4, 'the first answer and three continuations');
     assert.match(result.stderr, /the turn ends after 3 continuations/);
@@ -209,7 +210,7 @@ describe('hooks at the points of the loop', { timeout: 120_000 }, () => {
         'end.sh': 'cat > "$SYLVAN_PROJECT_DIR/end.json"',
       },
     );
-    const { result, server } = await runCli({ server: { replies: [text('noted')] }, key: KEY, cwd, stdin: 'hello\n/compact\n' });
+    const { result, server } = await runCli({ inProcess: true, server: { replies: [text('noted')] }, key: KEY, cwd, stdin: 'hello\n/compact\n' });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(server.requests.length, 1, 'no summary was asked for');
     assert.match(JSON.stringify(requestAt(server, 0).body?.messages), /\[SessionStart hook\] the build is red since Monday/);
