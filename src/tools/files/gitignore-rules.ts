@@ -16,8 +16,11 @@ export type ActiveRules = readonly FolderRules[];
 
 /** The `.gitignore` files of a workspace, read as a walk enters each folder. */
 export interface GitignoreRules {
-  /** The rules of the folders above `start`, which apply under it. */
-  readonly inherited: ActiveRules;
+  /**
+   * On the way down to `folder` (workspace-relative): the rules of the folders above it, which apply
+   * in it, each `.gitignore` read once; and whether git ignores `folder` or a folder on the way.
+   */
+  along(folder: string): { above: ActiveRules; ignored: boolean };
   /** The rules in force in `folder` (workspace-relative, "." for the root): `active` plus its own `.gitignore`. */
   enter(folder: string, active: ActiveRules): ActiveRules;
   /** Whether git would ignore the workspace-relative `relative` under `active`; a deeper `!negation` re-includes. */
@@ -35,25 +38,25 @@ function readGitignore(root: string, folder: string): string | undefined {
   return bytes.toString('utf8');
 }
 
-/** The `.gitignore` rules of the workspace `root` for a walk from `start` (workspace-relative). Loads the `ignore` library on first use. */
-export async function gitignoreRules(root: string, start: string): Promise<GitignoreRules> {
+/** The `.gitignore` rules of the workspace `root`. Loads the `ignore` library on first use. */
+export async function gitignoreRules(root: string): Promise<GitignoreRules> {
   const { default: createIgnore } = await import('ignore');
-  const load = (folder: string): FolderRules | undefined => {
+  const enter = (folder: string, active: ActiveRules): ActiveRules => {
     const text = readGitignore(root, folder);
-    return text === undefined ? undefined : { folder, matcher: createIgnore().add(text) };
+    return text === undefined ? active : [...active, { folder, matcher: createIgnore().add(text) }];
   };
-  const inherited: FolderRules[] = [];
-  const startParts = start === '.' ? [] : start.split('/');
-  for (let depth = 0; depth < startParts.length; depth++) {
-    const rules = load(depth === 0 ? '.' : startParts.slice(0, depth).join('/'));
-    if (rules) inherited.push(rules);
-  }
-  return {
-    inherited,
-    enter(folder, active) {
-      const own = load(folder);
-      return own ? [...active, own] : active;
+  const rules: GitignoreRules = {
+    along(folder) {
+      const parts = folder === '.' ? [] : folder.split('/');
+      let above: ActiveRules = [];
+      let ignored = false;
+      for (let depth = 0; depth < parts.length; depth++) {
+        above = enter(depth === 0 ? '.' : parts.slice(0, depth).join('/'), above);
+        ignored ||= rules.ignored(parts.slice(0, depth + 1).join('/'), true, above);
+      }
+      return { above, ignored };
     },
+    enter,
     ignored(relative, isFolder, active) {
       let ignored = false;
       for (const { folder, matcher } of active) {
@@ -70,4 +73,5 @@ export async function gitignoreRules(root: string, start: string): Promise<Gitig
       return ignored;
     },
   };
+  return rules;
 }

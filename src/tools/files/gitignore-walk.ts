@@ -36,7 +36,7 @@ export interface WalkResult {
  */
 export async function walkUnignored(options: WalkOptions): Promise<WalkResult> {
   const result: WalkResult = { files: [], secretsSkipped: 0, secretFoldersSkipped: 0, truncated: false };
-  const rules = await gitignoreRules(options.root, options.start);
+  const rules = await gitignoreRules(options.root);
 
   const visit = async (folder: string, above: ActiveRules, depth: number): Promise<void> => {
     if (result.truncated || depth > MAX_DEPTH) return;
@@ -72,6 +72,6 @@ export async function walkUnignored(options: WalkOptions): Promise<WalkResult> {
     for (const subfolder of subfolders) await visit(subfolder, active, depth + 1);
   };
 
-  await visit(options.start, rules.inherited, 0);
+  await visit(options.start, rules.along(options.start).above, 0);
   return result;
 }

@@ -158,15 +158,9 @@ async function walkFolder(absolutePath: string, relativePath: string, depth: num
  * once), or none when git ignores the folder itself: listed by name, it is shown whole.
  */
 async function gitignoreUnlessIgnored(root: string, folder: string): Promise<{ rules: GitignoreRules; active: ActiveRules } | undefined> {
-  const rules = await gitignoreRules(root, '.');
-  let active = rules.enter('.', []);
-  const parts = folder === '.' ? [] : folder.split('/');
-  for (let depth = 1; depth <= parts.length; depth++) {
-    const inside = parts.slice(0, depth).join('/');
-    if (rules.ignored(inside, true, active)) return undefined;
-    active = rules.enter(inside, active);
-  }
-  return { rules, active };
+  const rules = await gitignoreRules(root);
+  const way = rules.along(folder);
+  return way.ignored ? undefined : { rules, active: rules.enter(folder, way.above) };
 }
 
 function matchesPattern(entryPath: string, name: string, pattern: string): boolean {

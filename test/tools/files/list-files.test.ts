@@ -147,6 +147,23 @@ describe('list_files and .gitignore', () => {
     assert.match(listed, /\[3 entries \.gitignore names not listed; list such a folder by its path to see it\]/);
   });
 
+  test('listing a subfolder, the .gitignore rules of the folders above it apply in it', async () => {
+    const nested = await mkdtemp(path.join(os.tmpdir(), 'sylvan-list-above-'));
+    try {
+      await writeFile(path.join(nested, '.gitignore'), '*.log\n');
+      await mkdir(path.join(nested, 'src', 'deep'), { recursive: true });
+      await writeFile(path.join(nested, 'src', 'app.ts'), '');
+      await writeFile(path.join(nested, 'src', 'trace.log'), '');
+      await writeFile(path.join(nested, 'src', 'deep', 'more.log'), '');
+      const listed = await listFiles({ path: 'src' }, nested);
+      assert.ok(listed.split('\n').includes('src/app.ts'), listed);
+      assert.doesNotMatch(listed, /trace\.log|more\.log/);
+      assert.match(listed, /\[2 entries \.gitignore names not listed/);
+    } finally {
+      await rm(nested, { recursive: true, force: true });
+    }
+  });
+
   test('an ignored folder asked for by its path is listed whole', async () => {
     const listed = await listFiles({ path: 'dist' }, project);
     assert.ok(listed.split('\n').includes('dist/chunk-1.js') && listed.split('\n').includes('dist/chunk-2.js'), listed);
