@@ -40,6 +40,11 @@ export interface ServerSummary {
   listedResourceCount?: number;
   /** Why its prompts or resources could not be listed. */
   listProblems: string[];
+  /**
+   * Its prompts and resources were listed (or failed to be) since it became ready: a server is ready
+   * with its tools, before its lists come, so until then an empty list says nothing.
+   */
+  listed: boolean;
   transport: 'stdio' | 'http';
   trusted: boolean;
   lastError?: string;
@@ -171,6 +176,7 @@ export class McpHub {
       listedPromptCount: connection.catalogue.listedPromptCount,
       listedResourceCount: connection.catalogue.listedResourceCount,
       listProblems: Object.values(connection.catalogue.problems).filter((problem): problem is string => problem !== undefined),
+      listed: connection.catalogue.listed,
       transport: 'command' in connection.config ? 'stdio' : 'http',
       trusted: connection.config.trust === true,
       lastError: connection.lastError,

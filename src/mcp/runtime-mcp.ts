@@ -109,6 +109,7 @@ export function startRuntimeMcp(config: Config, sandbox?: CommandSandbox): Runti
         prompts: [],
         resources: [],
         listProblems: [],
+        listed: false,
         transport: 'command' in (checked.mcpServers[name] ?? {}) ? ('stdio' as const) : ('http' as const),
         trusted: checked.mcpServers[name]?.trust === true,
         stderr: [],

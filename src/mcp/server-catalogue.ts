@@ -20,6 +20,8 @@ export class ServerCatalogue {
   listedResourceCount: number | undefined;
   /** Why a list could not be had, one line each (raw: sanitise before showing). */
   problems: { prompts?: string; resources?: string } = {};
+  /** The lists were asked for since the server became ready (and came, or failed): until then, none is known. */
+  listed = false;
 
   /** Lists what the server's capabilities offer; never throws. */
   async load(client: Client, timeoutMs: number): Promise<void> {
@@ -27,6 +29,7 @@ export class ServerCatalogue {
     this.offersPrompts = capabilities.prompts !== undefined;
     this.offersResources = capabilities.resources !== undefined;
     await Promise.all([this.offersPrompts && this.loadPrompts(client, timeoutMs), this.offersResources && this.loadResources(client, timeoutMs)]);
+    this.listed = true;
   }
 
   async loadPrompts(client: Client, timeoutMs: number): Promise<void> {
@@ -62,6 +65,7 @@ export class ServerCatalogue {
   clear(): void {
     this.prompts = [];
     this.resources = [];
+    this.listed = false;
   }
 }
 

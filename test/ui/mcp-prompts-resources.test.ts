@@ -42,14 +42,16 @@ const RESOURCES: McpResource[] = [
 interface FakeMcp extends RuntimeMcp {
   readonly calls: string[];
   status: ServerSummary['status'];
+  listed: boolean;
 }
 
 /** One server, `srv`, with the prompt `greet` and two resources; `getPrompt` answers `promptText(args)`. */
-function fakeMcp(promptText: (args: Record<string, string>) => string, options: { toolNames?: string[]; status?: ServerSummary['status'] } = {}): FakeMcp {
+function fakeMcp(promptText: (args: Record<string, string>) => string, options: { toolNames?: string[]; status?: ServerSummary['status']; listed?: boolean } = {}): FakeMcp {
   const calls: string[] = [];
   const mcp: FakeMcp = {
     calls,
     status: options.status ?? 'ready',
+    listed: options.listed ?? true,
     approvedAhead: [],
     toolSpec: () => undefined,
     secrets: [],
@@ -57,6 +59,7 @@ function fakeMcp(promptText: (args: Record<string, string>) => string, options: 
     async settled() {
       calls.push('settled');
       mcp.status = 'ready';
+      mcp.listed = true;
     },
     takeWarnings: () => [],
     summaries: () => [
@@ -68,6 +71,7 @@ function fakeMcp(promptText: (args: Record<string, string>) => string, options: 
         prompts: [greet],
         resources: RESOURCES,
         listProblems: [],
+        listed: mcp.listed,
         transport: 'stdio',
         trusted: false,
         stderr: [],
@@ -76,7 +80,7 @@ function fakeMcp(promptText: (args: Record<string, string>) => string, options: 
     pids: () => [],
     close: async () => {},
     serverNames: ['srv'],
-    prompts: () => (mcp.status === 'ready' ? [{ server: 'srv', prompt: greet }] : []),
+    prompts: () => (mcp.status === 'ready' && mcp.listed ? [{ server: 'srv', prompt: greet }] : []),
     resourceServers: () => (mcp.status === 'ready' ? [{ name: 'srv', resources: RESOURCES }] : []),
     async getPrompt(server, name, args) {
       calls.push(`getPrompt ${server} ${name} ${JSON.stringify(args)}`);
@@ -154,6 +158,13 @@ describe('an MCP prompt as /server:prompt in the REPL', () => {
     const { turnTexts } = await session([line('/srv:greet Ada'), eof], mcp);
     assert.deepEqual(mcp.calls, ['settled', 'getPrompt srv greet {"name":"Ada"}']);
     assert.deepEqual(turnTexts, ['hi']);
+  });
+
+  test('a server ready with its tools whose prompts are not listed yet is waited for, not said to offer none', async () => {
+    const mcp = fakeMcp(() => 'never', { listed: false });
+    const outcome = await runMcpPrompt({ server: 'srv', prompt: 'greet', argumentText: '' }, { mcp, waitMs: 1000 });
+    assert.deepEqual(mcp.calls, ['settled']);
+    assert.deepEqual(outcome, { ok: false, usage: true, message: '/srv:greet needs name (Who to greet): /srv:greet <name> [tone]' });
   });
 
   test('print mode (no one to ask): a missing argument is one clear usage line', async () => {
