@@ -46,7 +46,7 @@ interface FakeMcp extends RuntimeMcp {
 }
 
 /** One server, `srv`, with the prompt `greet` and two resources; `getPrompt` answers `promptText(args)`. */
-function fakeMcp(promptText: (args: Record<string, string>) => string, options: { toolNames?: string[]; status?: ServerSummary['status']; listed?: boolean } = {}): FakeMcp {
+function fakeMcp(promptText: (args: Record<string, string>) => string, options: { toolNames?: string[]; status?: ServerSummary['status']; listed?: boolean; listsBy?: 'settling' | 'never'; listProblems?: string[] } = {}): FakeMcp {
   const calls: string[] = [];
   const mcp: FakeMcp = {
     calls,
@@ -59,7 +59,7 @@ function fakeMcp(promptText: (args: Record<string, string>) => string, options: 
     async settled() {
       calls.push('settled');
       mcp.status = 'ready';
-      mcp.listed = true;
+      if (options.listsBy !== 'never') mcp.listed = true;
     },
     takeWarnings: () => [],
     summaries: () => [
@@ -70,7 +70,7 @@ function fakeMcp(promptText: (args: Record<string, string>) => string, options: 
         toolNames: options.toolNames ?? ['echo'],
         prompts: [greet],
         resources: RESOURCES,
-        listProblems: [],
+        listProblems: options.listProblems ?? [],
         listed: mcp.listed,
         transport: 'stdio',
         trusted: false,
@@ -165,6 +165,20 @@ describe('an MCP prompt as /server:prompt in the REPL', () => {
     const outcome = await runMcpPrompt({ server: 'srv', prompt: 'greet', argumentText: '' }, { mcp, waitMs: 1000 });
     assert.deepEqual(mcp.calls, ['settled']);
     assert.deepEqual(outcome, { ok: false, usage: true, message: '/srv:greet needs name (Who to greet): /srv:greet <name> [tone]' });
+  });
+
+  test('a server whose prompts are still not listed after the wait, or could not be listed, is not said to offer none', async () => {
+    const slow = fakeMcp(() => 'never', { listed: false, listsBy: 'never' });
+    assert.deepEqual(await runMcpPrompt({ server: 'srv', prompt: 'greet', argumentText: 'Ada' }, { mcp: slow, waitMs: 1000 }), {
+      ok: false,
+      message: 'The MCP server srv has not listed its prompts yet. /mcp shows more.',
+    });
+    const failing = fakeMcp(() => 'never', { listProblems: ['resources/list failed: nope', 'prompts/list failed: MCP error -32001: Request timed out'] });
+    failing.prompts = () => [];
+    assert.deepEqual(await runMcpPrompt({ server: 'srv', prompt: 'greet', argumentText: 'Ada' }, { mcp: failing, waitMs: 1000 }), {
+      ok: false,
+      message: 'The MCP server srv could not list its prompts (prompts/list failed: MCP error -32001: Request timed out). /mcp shows more.',
+    });
   });
 
   test('print mode (no one to ask): a missing argument is one clear usage line', async () => {

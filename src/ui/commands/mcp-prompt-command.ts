@@ -42,6 +42,9 @@ export async function runMcpPrompt(call: PromptCall, host: PromptHost): Promise<
   const prompts = host.mcp.prompts().filter((entry) => entry.server === call.server).map((entry) => entry.prompt);
   const prompt = prompts.find((candidate) => candidate.name === call.prompt);
   if (!prompt) {
+    if (prompts.length === 0 && !server.listed) return { ok: false, message: `The MCP server ${call.server} has not listed its prompts yet. /mcp shows more.` };
+    const failed = server.listProblems.find((problem) => problem.startsWith('prompts/'));
+    if (prompts.length === 0 && failed) return { ok: false, message: `The MCP server ${call.server} could not list its prompts (${failed}). /mcp shows more.` };
     const offered = prompts.length === 0 ? 'offers no prompts' : `has no prompt ${call.prompt}. Its prompts: ${prompts.map((entry) => entry.name).join(', ')}`;
     return { ok: false, usage: true, message: `The MCP server ${call.server} ${offered}.` };
   }
