@@ -26,7 +26,7 @@ export const SPAWNING_FILES = {
   'test/mcp/server-everything-prompts.test.ts': { seconds: 20, waitsFor: '3 print-mode runs and one terminal session, each starting server-everything; the session runs 5 turns' },
   'test/mcp/mcp-lifecycle.test.ts': { seconds: 15, waitsFor: '3 CLI runs with a test MCP server, ended by SIGINT, SIGTERM and SIGHUP' },
   'test/hardening/denial-reasons.test.ts': { seconds: 10, waitsFor: 'one CLI run and one terminal session answering an approval' },
-  'test/cli/built-cli.test.ts': { seconds: 10, waitsFor: '9 runs of bin/sylvan.js (--help, --version, a mock turn, parts of the install gone) and two builds, one watched file by file' },
+  'test/cli/built-cli.test.ts': { seconds: 15, waitsFor: '9 runs of bin/sylvan.js (--help, --version, a mock turn, parts of the install gone) and two builds, one watched file by file' },
   'test/cli/custom-commands-export-copy.test.ts': { seconds: 10, waitsFor: '2 CLI runs against loopback servers and one terminal (tmux) session' },
   'test/cli/interrupt-pty.test.ts': { seconds: 10, waitsFor: 'one terminal session interrupted mid-turn' },
   'test/cli/todo-tmux.test.ts': { seconds: 15, waitsFor: 'one tmux session (a turn held open while its checklist is read) and one piped --resume run' },
