@@ -1,5 +1,5 @@
 import type { LanguageModelV4, LanguageModelV4Middleware } from '@ai-sdk/provider';
-import { extractReasoningMiddleware, wrapLanguageModel, type LanguageModel } from 'ai';
+import { wrapLanguageModel, type LanguageModel } from 'ai';
 import type { Config } from '../config/config.ts';
 import type { ProviderContext } from './errors/provider-errors.ts';
 import type { RetryNotice } from './retry-notice.ts';
@@ -8,8 +8,10 @@ import { guardedFetch } from './guarded-fetch.ts';
 import { supportsExplicitCache } from '../models/model-catalogue.ts';
 import { dashscopeSearchFetch, type SearchSourceLog } from './dashscope-search.ts';
 import { thinkingRequest, type ThinkingSetting } from '../models/thinking.ts';
-import { toolMarkupMiddleware } from './tool-markup-middleware.ts';
-import { truncatedCallsMiddleware } from './truncated-calls-middleware.ts';
+import { withPartFilters } from './part-filters.ts';
+import { thinkTagsFilter } from './think-tags-filter.ts';
+import { toolMarkupFilter } from './tool-markup-filter.ts';
+import { truncatedCallsFilter } from './truncated-calls-filter.ts';
 
 export interface ModelOptions {
   /** The thinking setting at the time of each request (`/think` changes it between turns). */
@@ -34,21 +36,17 @@ export function createModel(config: Config, base: BaseModel, options: ModelOptio
   const guarded = guardedFetch({ maxRetries: config.maxRetries, onRetry: options.onRetry });
   const searchesOnServer = config.provider === 'dashscope' && config.search?.backend === 'dashscope';
   const fetch = searchesOnServer ? dashscopeSearchFetch((sources) => options.searchSources?.add(sources), guarded) : guarded;
-  const middleware: LanguageModelV4Middleware[] = [truncatedCallsMiddleware(), toolMarkupMiddleware(), thinkTagsMiddleware()];
+  const middleware: LanguageModelV4Middleware[] = [];
   if (config.provider === 'dashscope') middleware.push(thinkingMiddleware(config.model, options));
   if (sendsCacheMarkers(config)) middleware.push(cacheMarkersMiddleware());
-  return wrapLanguageModel({ model: base(config, fetch), middleware });
+  const model = base(config, fetch);
+  // The stream's own filters, in the order they read it: think tags first, then leaked call markup.
+  return withPartFilters(middleware.length > 0 ? wrapLanguageModel({ model, middleware }) : model, [thinkTagsFilter, toolMarkupFilter, truncatedCallsFilter]);
 }
 
 /** Explicit cache markers go to DashScope models that take them, unless SYLVAN_CACHE says otherwise. */
 const sendsCacheMarkers = (config: Pick<Config, 'provider' | 'model' | 'cache'>): boolean =>
   config.provider === 'dashscope' && (config.cache ?? 'explicit') === 'explicit' && supportsExplicitCache(config.model);
-
-/** `<think>…</think>` in the content (vLLM, llama.cpp without a reasoning parser) becomes reasoning. */
-const thinkTagsMiddleware = (): LanguageModelV4Middleware => ({
-  ...extractReasoningMiddleware({ tagName: 'think' }),
-  specificationVersion: 'v4',
-});
 
 /** Adds `enableThinking` / `thinkingBudget` for DashScope to each request, from the current setting. */
 function thinkingMiddleware(model: string, options: ModelOptions): LanguageModelV4Middleware {

@@ -104,24 +104,8 @@ export async function openEventStream(
   }
   // Ended with nothing shown, not even a finish reason or [DONE]: cut short, and safe to send again.
   if (ended && opening.telling === undefined && showsNothing(opening.rest())) return { kind: 'problem', problem: fault('ended-early') };
-  const replayed = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(chunk);
-      if (ended) controller.close();
-    },
-    async pull(controller) {
-      if (ended) return;
-      try {
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      } catch (error) {
-        controller.error(error);
-      }
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-  return { kind: 'stream', body: guardEventStream(replayed, limits, attempts) };
+  // The bytes read so far go first, from the same pass that reads the rest (no stream in between).
+  return { kind: 'stream', body: guardedBody(reader, chunks, limits, attempts) };
 }
 
 /** A chunk that names why the answer ended (`null` and `""` say nothing yet). */
@@ -265,7 +249,17 @@ export function guardEventStream(
   limits: StreamLimits = DEFAULT_STREAM_LIMITS,
   attempts = 1,
 ): ReadableStream<Uint8Array> {
-  const reader = source.getReader();
+  return guardedBody(source.getReader(), [], limits, attempts);
+}
+
+/** `guardEventStream` over a body being read: `replay` (bytes already read from it) first, then the rest. */
+function guardedBody(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  replay: readonly Uint8Array[],
+  limits: StreamLimits,
+  attempts: number,
+): ReadableStream<Uint8Array> {
+  const replayed = [...replay];
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let pending = '';
@@ -327,7 +321,7 @@ export function guardEventStream(
           }
           let chunk: Awaited<ReturnType<typeof reader.read>>;
           try {
-            chunk = await reader.read();
+            chunk = replayed.length > 0 ? { done: false, value: replayed.shift()! } : await reader.read();
           } catch (error) {
             if (!isConnectionCut(error) || dataFrames === 0) {
               controller.error(error);

@@ -1,29 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { toolMarkupMiddleware } from '../../src/providers/tool-markup-middleware.ts';
+import { textParts, throughFilters } from '../helpers/part-filter-stream.ts';
+import { toolMarkupFilter } from '../../src/providers/tool-markup-filter.ts';
 
 // Tool-call markup in the answer text is kept out of the answer even when its <tool_call> tag is
 // split across two chunks.
 
 describe('a <tool_call> tag split across chunks', () => {
   async function answerOf(deltas: string[]): Promise<{ text: string; reasoning: string }> {
-    const parts: LanguageModelV4StreamPart[] = [
-      { type: 'text-start', id: 't' },
-      ...deltas.map((delta): LanguageModelV4StreamPart => ({ type: 'text-delta', id: 't', delta })),
-      { type: 'text-end', id: 't' },
-    ];
-    const stream = new ReadableStream<LanguageModelV4StreamPart>({
-      start(controller) {
-        for (const part of parts) controller.enqueue(part);
-        controller.close();
-      },
-    });
-    const middleware = toolMarkupMiddleware();
-    const wrapped = await middleware.wrapStream!({ doStream: async () => ({ stream }) } as never);
     let text = '';
     let reasoning = '';
-    for await (const part of wrapped.stream as ReadableStream<LanguageModelV4StreamPart>) {
+    for (const part of await throughFilters(textParts(deltas), [toolMarkupFilter])) {
       if (part.type === 'text-delta') text += part.delta;
       if (part.type === 'reasoning-delta') reasoning += part.delta;
     }

@@ -1,4 +1,5 @@
-import { wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware } from 'ai';
+import type { LanguageModel } from 'ai';
+import { withPartFilters, type PartFilter } from '../../providers/part-filters.ts';
 
 /** Real tool arguments nest a few levels; past this, the call is answered as invalid instead of parsed. */
 const MAX_TOOL_INPUT_DEPTH = 64;
@@ -23,24 +24,16 @@ function jsonNestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-const middleware: LanguageModelMiddleware = {
-  wrapStream: async ({ doStream }) => {
-    const result = await doStream();
-    const stream = result.stream.pipeThrough(
-      new TransformStream({
-        transform(part, controller) {
-          if (part.type === 'tool-call' && jsonNestsDeeperThan(part.input, MAX_TOOL_INPUT_DEPTH)) {
-            // Never parsed, so no copy of it can overflow the stack later; the schema check tells the model.
-            controller.enqueue({ ...part, input: JSON.stringify({ rejected: `arguments nested deeper than ${MAX_TOOL_INPUT_DEPTH} levels` }) });
-          } else {
-            controller.enqueue(part);
-          }
-        },
-      }),
-    );
-    return { ...result, stream };
+const deepInputFilter = (): PartFilter => ({
+  transform(part, emit) {
+    if (part.type === 'tool-call' && jsonNestsDeeperThan(part.input, MAX_TOOL_INPUT_DEPTH)) {
+      // Never parsed, so no copy of it can overflow the stack later; the schema check tells the model.
+      emit({ ...part, input: JSON.stringify({ rejected: `arguments nested deeper than ${MAX_TOOL_INPUT_DEPTH} levels` }) });
+    } else {
+      emit(part);
+    }
   },
-};
+});
 
 /**
  * The model with a guard on its tool calls: arguments nested deeper than 64 levels (a 10,000-level
@@ -48,5 +41,5 @@ const middleware: LanguageModelMiddleware = {
  * invalid and nothing downstream (the SDK's own copies, the history, the session) meets the depth.
  */
 export function guardDeepToolInput(model: LanguageModel): LanguageModel {
-  return typeof model === 'string' ? model : wrapLanguageModel({ model, middleware });
+  return typeof model === 'string' ? model : withPartFilters(model, [deepInputFilter]);
 }

@@ -3,7 +3,7 @@ import type { AgentEvent } from './events.ts';
 import type { TokenUsage } from '../../shared/token-usage.ts';
 import { emptyUsage } from '../../shared/token-usage.ts';
 import { tokenUsageOf } from '../../shared/token-usage.ts';
-import { isTruncatedCall } from '../../providers/truncated-calls-middleware.ts';
+import { isTruncatedCall } from '../../providers/truncated-calls-filter.ts';
 import { readableToolError, truncatedCallResult } from './step-results.ts';
 
 /** A tool call the model made in a step, as the loop needs it to decide and run it. */
