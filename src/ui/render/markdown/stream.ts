@@ -2,11 +2,18 @@ import type { Token, Tokens } from 'marked';
 import { loadHighlighter } from './highlight.ts';
 import { renderBlocks, type BlockContext } from './render-blocks.ts';
 
+/** The blocks of a source, their inline content not parsed yet. */
+interface Blocks {
+  tokens: Token[];
+  /** Parses the inline content of `done` (some of `tokens`), in place: only the blocks that are printed need it. */
+  parseInline(done: readonly Token[]): void;
+}
+
 interface Lexer {
   /** Blocks with their inline content: what is rendered. */
   lex(source: string): Token[];
-  /** Blocks only (their inline content is left unparsed): enough to tell which blocks are finished, at a fraction of the cost. */
-  blocks(source: string): Token[];
+  /** Blocks only: enough to tell which blocks are finished, at a fraction of the cost. */
+  blocks(source: string): Blocks;
 }
 let lexerLoading: Promise<Lexer> | undefined;
 
@@ -14,9 +21,40 @@ let lexerLoading: Promise<Lexer> | undefined;
 function loadLexer(): Promise<Lexer> {
   lexerLoading ??= import('marked').then(({ Lexer }) => ({
     lex: (source) => Lexer.lex(source, { gfm: true }),
-    blocks: (source) => new Lexer({ gfm: true }).blockTokens(source, []),
+    blocks: (source) => {
+      const lexer = new Lexer({ gfm: true });
+      const tokens = lexer.blockTokens(source, []);
+      return {
+        tokens,
+        // The block lexer left a job for each piece of inline content (a paragraph's text, a table
+        // cell, a list item's line); the finished blocks' jobs are run, the rest dropped.
+        parseInline: (done) => {
+          const wanted = inlineListsOf(done);
+          for (const job of lexer.inlineQueue) if (wanted.has(job.tokens)) lexer.inlineTokens(job.src, job.tokens);
+          lexer.inlineQueue = [];
+        },
+      };
+    },
   }));
   return lexerLoading;
+}
+
+/** Every `tokens` list in and under `tokens`: where the block lexer's inline jobs write. */
+function inlineListsOf(tokens: readonly Token[]): Set<Token[]> {
+  const lists = new Set<Token[]>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === 'tokens' && Array.isArray(child)) lists.add(child as Token[]);
+      if (typeof child === 'object') visit(child);
+    }
+  };
+  visit(tokens);
+  return lists;
 }
 
 /** A code fence opening, and the language named on it: the highlighter starts loading as soon as one arrives. */
@@ -79,7 +117,8 @@ export class MarkdownStream {
     for (const line of [...ended, this.line]) if (line.length < 80) this.watchForFence(line);
     if (!this.mayHaveFinished(ended)) return [];
     const lexer = await loadLexer();
-    const tokens = lexer.blocks(this.source);
+    const blocks = lexer.blocks(this.source);
+    const tokens = blocks.tokens;
     this.lexedAt = this.source.length;
     const complete = completeCount(tokens);
     this.open = complete < tokens.length ? tokens.findLast((token) => token.type !== 'space')?.type : undefined;
@@ -92,8 +131,9 @@ export class MarkdownStream {
     this.line = this.source.slice(this.source.lastIndexOf('\n') + 1);
     this.fence = undefined;
     this.lexedAt = this.source.length;
-    // Finished blocks read alone are read as they were within the rest; only they get their inline content parsed.
-    return this.render(lexer.lex(consumed));
+    // Only the finished blocks get their inline content parsed, from the same lexing.
+    blocks.parseInline(done);
+    return this.render(done);
   }
 
   private watchForFence(line: string): void {
