@@ -116,7 +116,7 @@ export function createRuntime(config: Config, options: RuntimeOptions): Runtime 
     skills: skills.skills,
     editorFiles: options.editorFiles,
   });
-  warmUpFirstRequest(tools);
+  warmUpFirstRequest(tools, { http: config.provider !== 'mock' });
   const offered = new OfferedTools({
     workspaceRoot: config.cwd,
     builtIn: tools,
