@@ -10,20 +10,24 @@ export function screenAfter(bytes: string): string[] {
 
 /** The screen's lines and where the cursor was left (row and column from the top left). */
 export function terminalAfter(bytes: string): { lines: string[]; row: number; column: number } {
-  const lines: string[] = [''];
+  // Rows as arrays of characters, joined once at the end: rebuilding a row's string for each
+  // character made a long answer's screen cost time quadratic in its rows' length.
+  const rows: string[][] = [[]];
   let row = 0;
   let column = 0;
   const text = bytes.replace(/\u001b\[[0-9;]*m/g, '');
+  const control = /\u001b\[(\d*)([ACJ])/y;
   for (let index = 0; index < text.length; index += 1) {
     const character = text[index]!;
     if (character === '\u001b') {
-      const match = /^\u001b\[(\d*)([ACJ])/.exec(text.slice(index));
+      control.lastIndex = index;
+      const match = control.exec(text);
       if (!match) throw new Error(`unexpected escape ${JSON.stringify(text.slice(index, index + 8))}`);
       if (match[2] === 'A') row = Math.max(0, row - Number(match[1] || 1));
       else if (match[2] === 'C') column += Number(match[1] || 1);
       else {
-        lines[row] = Array.from(lines[row]!).slice(0, column).join('');
-        lines.length = row + 1;
+        rows[row]!.length = Math.min(rows[row]!.length, column);
+        rows.length = row + 1;
       }
       index += match[0].length - 1;
     } else if (character === '\r') {
@@ -31,14 +35,16 @@ export function terminalAfter(bytes: string): { lines: string[]; row: number; co
     } else if (character === '\n') {
       row += 1;
       column = 0;
-      if (lines.length <= row) lines.push('');
+      if (rows.length <= row) rows.push([]);
     } else {
-      const characters = Array.from(lines[row]!);
+      const characters = rows[row]!;
       while (characters.length < column) characters.push(' ');
-      characters[column] = character;
-      lines[row] = characters.join('');
+      // A surrogate pair is one character on screen, as Array.from would have read it.
+      const code = character.charCodeAt(0);
+      const whole = code >= 0xd800 && code <= 0xdbff && index + 1 < text.length ? character + text[++index] : character;
+      characters[column] = whole;
       column += 1;
     }
   }
-  return { lines, row, column };
+  return { lines: rows.map((characters) => characters.join('')), row, column };
 }
