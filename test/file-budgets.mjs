@@ -88,6 +88,7 @@ export const IN_PROCESS_SECONDS = {
   'test/tools/shell/run-command.test.ts': 4.6,
   'test/tools/files/search-files.test.ts': 2.5,
   'test/import-cycles.test.ts': 1.3,
+  'test/function-length.test.ts': 1.2,
   'test/checkpoints/undo-restores-files.test.ts': 1.7,
   'test/checkpoints/checkpoint-limits.test.ts': 2.5,
   'test/providers/cache-markers.test.ts': 1.2,
@@ -100,12 +101,13 @@ export const IN_PROCESS_SECONDS = {
 };
 
 /**
- * In-process files that share work read once per process (a module-level cache in a helper), so a
- * shard runs each group's files together: the layer and import-cycle checks read src/'s imports
- * once (test/helpers/source-imports.ts, ~1.3 s), not once each.
+ * In-process files that share work read once per process (a module-level cache in a helper, or a
+ * large module), so a shard runs each group's files together: the layer and import-cycle checks
+ * read src/'s imports once (test/helpers/source-imports.ts, ~1.3 s), not once each, and the
+ * function-length check loads the same TypeScript compiler (9 MB) that reading them loaded.
  * @type {string[][]}
  */
-export const SAME_SHARD = [['test/import-cycles.test.ts', 'test/layers.test.ts']];
+export const SAME_SHARD = [['test/import-cycles.test.ts', 'test/layers.test.ts', 'test/function-length.test.ts']];
 
 /**
  * In-process files that must have a process of their own rather than share a shard with other
