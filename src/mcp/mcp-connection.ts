@@ -106,7 +106,7 @@ export class McpConnection {
   private async connectAndList(): Promise<void> {
     const config = this.options.config;
     if (isStdioServer(config)) {
-      const transport = new StdioTransport({
+      const stdio = () => new StdioTransport({
         command: config.command,
         args: config.args ?? [],
         env: config.env ?? {},
@@ -118,7 +118,14 @@ export class McpConnection {
             ? { fence: this.options.sandbox, full: config.sandbox !== undefined, network: typeof config.sandbox === 'object' && config.sandbox.network === true }
             : undefined,
       });
-      await this.connect(transport);
+      const first = stdio();
+      try {
+        await this.connect(first);
+      } catch (error) {
+        // Once: a path the sandbox hides vanished before bubblewrap mounted over it, so the server never ran.
+        if (!first.endedOnVanishedMask) throw error;
+        await this.connect(stdio());
+      }
     } else {
       const url = new URL(config.url);
       const requestInit = { headers: config.headers ?? {} };

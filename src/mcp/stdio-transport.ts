@@ -6,7 +6,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { MessageLines, MessageTooLargeError } from './message-lines.ts';
 import type { StderrTail } from './stderr-tail.ts';
-import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
+import { maskVanished, type CommandSandbox, type Invocation } from '../sandbox/command-sandbox.ts';
 import { executableOnPath } from '../sandbox/find-sandbox.ts';
 import { installExitHook } from '../tools/shell/process-group.ts';
 import { MARK_VARIABLE, newProcessMark, signalMarked } from '../tools/shell/process-marks.ts';
@@ -43,6 +43,9 @@ export interface StdioOptions {
   sandbox?: { fence: CommandSandbox; full: boolean; network: boolean };
 }
 
+/** bubblewrap's failure to mount is one short line: more stderr than this is a server that ran. */
+const MASK_FAILURE_CHARS = 4096;
+
 /**
  * An MCP stdio transport of our own rather than the SDK's, for three things it does not do:
  * the server runs in its own process group (the terminal's Ctrl-C stops a turn, not the server),
@@ -58,6 +61,8 @@ export class StdioTransport implements Transport {
   private closing: Promise<void> | undefined;
   /** Carried by the server and its descendants: one that left the process group still ends with it. */
   private readonly mark = newProcessMark('mcp');
+  /** How the server was started, and what it did before it ended: enough to tell a start the sandbox failed. */
+  private started: { invocation: Invocation; stderr: string; wroteStdout: boolean; exitCode?: number | null } | undefined;
 
   constructor(private readonly options: StdioOptions) {}
 
@@ -72,10 +77,10 @@ export class StdioTransport implements Transport {
       const env: Record<string, string> = {};
       for (const name of INHERITED) if (process.env[name] !== undefined) env[name] = process.env[name];
       const sandbox = this.options.sandbox;
-      let invocation: { file: string; args: readonly string[]; env: Record<string, string> };
+      let invocation: Invocation;
       try {
         invocation = !sandbox
-          ? { file: this.options.command, args: this.options.args, env: {} }
+          ? { file: this.options.command, args: [...this.options.args], env: {}, sandboxed: false }
           : sandbox.full
           ? sandbox.fence.wrap(this.options.command, this.options.args, { network: sandbox.network })
           : sandbox.fence.wrapServer(this.options.command, this.options.args);
@@ -96,6 +101,9 @@ export class StdioTransport implements Transport {
         windowsHide: true,
       });
       this.child = child;
+      const started: NonNullable<typeof this.started> = { invocation, stderr: '', wroteStdout: false };
+      this.started = started;
+      child.once('exit', (code) => (started.exitCode = code));
       child.once('error', (error: NodeJS.ErrnoException) => {
         const message =
           error.code === 'ENOENT' ? `command not found: ${this.options.command}` : `could not start ${this.options.command}: ${error.message}`;
@@ -109,9 +117,26 @@ export class StdioTransport implements Transport {
       });
       child.stdin?.on('error', () => {});
       child.stderr?.setEncoding('utf8');
-      child.stderr?.on('data', (chunk: string) => this.options.stderr.append(chunk));
-      child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
+      child.stderr?.on('data', (chunk: string) => {
+        if (started.stderr.length < MASK_FAILURE_CHARS) started.stderr += chunk;
+        this.options.stderr.append(chunk);
+      });
+      child.stdout?.on('data', (chunk: Buffer) => {
+        started.wroteStdout = true;
+        this.read(chunk);
+      });
     });
+  }
+
+  /**
+   * Whether the server never ran: started in the sandbox, it ended before writing anything because a
+   * path the sandbox hides vanished before bubblewrap mounted over it (`maskVanished`). Such a start
+   * may be tried once more, with the paths looked up again. Known once the process has exited.
+   */
+  get endedOnVanishedMask(): boolean {
+    const started = this.started;
+    if (!started || started.wroteStdout || started.exitCode === undefined) return false;
+    return maskVanished(started.invocation, started.exitCode, '', started.stderr);
   }
 
   /** Whatever the server writes, one bad or oversized message ends it with one error: it never throws into the stream. */
