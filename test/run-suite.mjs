@@ -12,7 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { compileTests, compiledPath, removeCompiledTests } from './compile-tests.mjs';
+import { bundledTestMcpServer, compileTests, compiledPath, removeCompiledTests } from './compile-tests.mjs';
 import { IN_PROCESS_SECONDS, RUN_ALONE, SAME_SHARD, SPAWNING_FILES, STARTS_THE_CLI } from './file-budgets.mjs';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -200,7 +200,7 @@ const child = spawn(
     ...nodeOptions,
     ...toRun,
   ],
-  { cwd: projectRoot, stdio: 'inherit' },
+  { cwd: projectRoot, stdio: 'inherit', env: { ...process.env, SYLVAN_TEST_MCP_SERVER: bundledTestMcpServer } },
 );
 // Ctrl-C reaches the test runner through the terminal's process group; a SIGTERM from CI is passed on.
 process.on('SIGTERM', () => child.kill('SIGTERM'));

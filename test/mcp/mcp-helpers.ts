@@ -8,8 +8,8 @@ const modules = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/
 /** The reference servers, installed as devDependencies. */
 export const EVERYTHING = join(modules, 'server-everything', 'dist', 'index.js');
 export const FILESYSTEM = join(modules, 'server-filesystem', 'dist', 'index.js');
-/** Our misbehaving server (test/fixtures/mcp/test-server.mjs). */
-export const TEST_SERVER = fileURLToPath(new URL('../fixtures/mcp/test-server.mjs', import.meta.url));
+/** Our misbehaving server (test/fixtures/mcp/test-server.mjs): bundled into one file by `npm test` (test/compile-tests.mjs), which starts faster. */
+export const TEST_SERVER = process.env.SYLVAN_TEST_MCP_SERVER ?? fileURLToPath(new URL('../fixtures/mcp/test-server.mjs', import.meta.url));
 
 /** Writes `settings` as the user's settings file of a workspace made by `tempWorkspace` (SYLVAN_HOME is inside it). */
 export function writeUserSettings(cwd: string, settings: object): void {
