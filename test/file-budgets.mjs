@@ -89,7 +89,7 @@ export const IN_PROCESS_SECONDS = {
   'test/tools/shell/run-command.test.ts': 4.6,
   'test/tools/files/search-files.test.ts': 2.5,
   'test/import-cycles.test.ts': 1.3,
-  'test/function-length.test.ts': 1.2,
+  'test/function-length.test.ts': 1.4,
   'test/checkpoints/undo-restores-files.test.ts': 1.7,
   'test/checkpoints/checkpoint-limits.test.ts': 2.5,
   'test/providers/cache-markers.test.ts': 1.2,

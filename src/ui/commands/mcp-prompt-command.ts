@@ -31,8 +31,9 @@ export async function runMcpPrompt(call: PromptCall, host: PromptHost): Promise<
   const command = `/${call.server}:${call.prompt}`;
   const slow = host.slow ?? ((_label, work) => work());
   const status = () => host.mcp.summaries().find((summary) => summary.name === call.server);
+  const before = status();
   // Ready with its tools is not yet listed: its prompts may be a moment behind.
-  const waiting = status()?.status === 'starting' || (status()?.status === 'ready' && status()?.listed === false);
+  const waiting = before?.status === 'starting' || (before?.status === 'ready' && !before.listed);
   if (waiting) await slow(`Waiting for the MCP server ${sanitizeLine(call.server)}…`, () => host.mcp.settled(host.waitMs));
   const server = status();
   if (server?.status !== 'ready') {
