@@ -27,8 +27,6 @@ function workspaceWithStatusLine(script: string, timeout?: number): { cwd: strin
   return { cwd, home };
 }
 
-
-
 test('the status line command reads the session as JSON and its first line replaces the row under the prompt', { timeout: 60_000 }, async () => {
   // Keeps each input it is given; prints two lines, of which the first is shown (its escape sequence sanitised).
   const { cwd } = workspaceWithStatusLine(`cat > "$(dirname "$0")/input-$$.json"\nprintf 'my status \\033[31mred\\033[0m\\nsecond line\\n'`);

@@ -21,7 +21,6 @@ function sleeping(): string[] {
   });
 }
 
-
 interface UnderTerminal {
   terminal: ReturnType<typeof spawn>;
   screen: () => string;

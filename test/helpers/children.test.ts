@@ -6,8 +6,7 @@ import { describe, test } from 'node:test';
 import { tempWorkspace } from './temp-workspace.ts';
 import { tsxLoader } from './child-script.ts';
 import { alive, killWhenDone, processSlot } from './children.ts';
-import { signal, withDeadline } from './deadline.ts';
-
+import { eventually, signal, withDeadline } from './deadline.ts';
 
 describe('the process limiter', { timeout: 10_000 }, () => {
   test('a fourth run waits until one of three frees its slot, and gets that slot', async () => {
@@ -43,13 +42,7 @@ describe('children of a test file', { timeout: 30_000 }, () => {
     file.kill('SIGTERM');
     await withDeadline(closed, 20_000, 'the stand-in file to exit on SIGTERM');
     // SIGKILL is sent before the file exits; the kernel reaps the child at once.
-    await withDeadline(
-      (async () => {
-        while (alive(sleeper)) await new Promise((resolve) => setTimeout(resolve, 20));
-      })(),
-      5_000,
-      'the child to die with its test file',
-    );
+    await eventually(() => !alive(sleeper), 5_000, 'the child to die with its test file');
   });
 });
 

@@ -214,7 +214,6 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
   return terminal;
 }
 
-
 /** `startTerminal`, then the first prompt on screen (`prompt`); a terminal that never shows it is closed. */
 export async function startTerminalAtPrompt(options: TerminalOptions, prompt: RegExp = /^›/m): Promise<Terminal> {
   const terminal = await startTerminal(options);
