@@ -10,8 +10,8 @@ import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { text, toolCalls } from '../helpers/dashscope-server.ts';
 
 // Each event of issue 36 through the CLI against the scripted loopback model, with the hooks
-// written as small shell scripts in the workspace. In process (test/helpers/cli.ts) but where the
-// process itself is the point: the environment a hook inherits, a command fenced by bubblewrap.
+// written as small shell scripts in the workspace. In process (test/helpers/cli.ts), but for the two
+// where the process itself is the point: the environment a hook inherits, a command fenced by bubblewrap.
 
 const KEY = 'sk-hooks-events-7c1d';
 const sandbox = probeSandbox();
