@@ -48,9 +48,10 @@ describe('the session is saved, or the user is told (issue 9, item 4)', { timeou
     }
     try {
       mkdirSync(sessionsOf(home));
-      // Leave about 40 kB free: the first answer fits, the 120 kB second one cannot.
+      // Leave about 40 kB free: the first answer fits, the 120 kB second one cannot. It streams in
+      // 8 kB pieces: in DashScope's few characters a piece it would be 20,000 events, ~3 s of CPU.
       writeFileSync(join(home, 'filler'), Buffer.alloc(256 * 1024 - 40 * 1024));
-      const { result } = await runCli({ server: { replies: [text('short answer'), text('x'.repeat(120_000)), text('third answer')] }, key: 'sk-full-disk-test-0001', cwd, env: { SYLVAN_HOME: home }, stdin: 'one\ntwo\nthree\n' });
+      const { result } = await runCli({ server: { replies: [text('short answer'), text('x'.repeat(120_000), { chunkSize: 8_192 }), text('third answer')] }, key: 'sk-full-disk-test-0001', cwd, env: { SYLVAN_HOME: home }, stdin: 'one\ntwo\nthree\n' });
       assert.equal(result.code, 0, result.stderr);
       assert.equal(result.stdout.match(/sessions are not being saved: .*full/g)?.length, 1, result.stdout.slice(-2000));
       assert.match(result.stdout, /third answer/);
