@@ -18,7 +18,7 @@ export const SPAWNING_FILES = {
   'test/cli/memory.test.ts': { seconds: 30, waitsFor: 'one built-CLI run of 300 piped turns in a small window (~12 s), a CLI killed mid-turn, a terminal session; the other 12 runs are in-process' },
   'test/cli/faults.test.ts': { seconds: 15, waitsFor: '2 built-CLI runs (a 401, Ctrl-C) beside 15 in-process runs; two are cut off by --timeout 2, two wait for a 1 s and 2 s retry backoff' },
   'test/cli/terminal-output.test.ts': { seconds: 20, waitsFor: '10 CLI runs and 2 terminal (tmux) sessions' },
-  'test/cli/small-jobs.test.ts': { seconds: 20, waitsFor: '10 CLI runs and a terminal session' },
+  'test/cli/small-jobs.test.ts': { seconds: 15, waitsFor: '2 built-CLI runs (a command\'s environment, Ctrl-C), 6 in-process runs and a terminal session' },
   'test/mcp/mcp-servers.test.ts': { seconds: 20, waitsFor: '7 CLI runs, each starting the reference MCP servers (server-everything, server-filesystem)' },
   'test/hardening/sessions.test.ts': { seconds: 15, waitsFor: '5 CLI runs, one killed mid-turn and one holding a session; 4 more in-process' },
   'test/cli/exit-screen.test.ts': { seconds: 20, waitsFor: '6 terminal (tmux) sessions, each ended with Ctrl-C twice' },

@@ -18,8 +18,9 @@ const run = (id: string, command: string, timeout_seconds?: number) => ({
   name: 'run_command',
   arguments: { command, ...(timeout_seconds !== undefined && { timeout_seconds }) },
 });
-const print = (cwd: string, args: string[], replies: Reply[], env: Record<string, string> = {}): Promise<ServerRun> =>
-  runCli({ server: { replies }, cwd, args: ['-p', ...args], key: KEY, env: { GITHUB_TOKEN, ...env } });
+/** A print-mode run, in-process: what was sent and shown is the subject, not the process (see `environment`). */
+const print = (cwd: string, args: string[], replies: Reply[], env: Record<string, string> = {}, inProcess = true): Promise<ServerRun> =>
+  runCli({ inProcess, server: { replies }, cwd, args: ['-p', ...args], key: KEY, env: { GITHUB_TOKEN, ...env } });
 const commandTurn = (call: ReturnType<typeof run>): Reply[] => [toolCalls([call]), text('done.')];
 
 const deniedWorkspace = tempWorkspace();
@@ -27,7 +28,8 @@ const denied = print(deniedWorkspace, ['touch it'], commandTurn(run('call_touch'
 const allowedWorkspace = tempWorkspace();
 const allowed = print(allowedWorkspace, ['--yes', 'touch it'], commandTurn(run('call_touch', 'touch ran.txt; echo made it')));
 const bigOutput = print(tempWorkspace(), ['--yes', 'print a lot'], commandTurn(run('call_big', 'yes "a line of output that goes on" | head -c 1000000; echo; echo THE-END')));
-const environment = print(tempWorkspace(), ['--yes', 'show env'], commandTurn(run('call_env', 'env')));
+// The environment a command gets comes from the process's own: this one starts the built CLI.
+const environment = print(tempWorkspace(), ['--yes', 'show env'], commandTurn(run('call_env', 'env')), {}, false);
 // A model step may take 1 s here; the allowed command takes longer and must still finish.
 const longerThanStep = print(tempWorkspace(), ['--yes', 'wait'], commandTurn(run('call_wait', 'sleep 2; echo slept', 10)), { SYLVAN_TIMEOUT: '1' });
 const timedOut = print(tempWorkspace(), ['--yes', 'sleep'], commandTurn(run('call_sleep', 'echo "group $$"; sleep 100', 1)));
