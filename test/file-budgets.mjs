@@ -25,11 +25,11 @@ export const SPAWNING_FILES = {
   'test/cli/line-editor-pty.test.ts': { seconds: 15, waitsFor: '5 terminal sessions typed at key by key, one before the CLI has started' },
   'test/mcp/server-everything-prompts.test.ts': { seconds: 20, waitsFor: '3 print-mode runs and one terminal session, each starting server-everything; the session runs 5 turns' },
   'test/mcp/mcp-lifecycle.test.ts': { seconds: 15, waitsFor: '3 CLI runs with a test MCP server, ended by SIGINT, SIGTERM and SIGHUP' },
-  'test/hardening/denial-reasons.test.ts': { seconds: 10, waitsFor: 'one CLI run and one terminal session answering an approval' },
+  'test/hardening/denial-reasons.test.ts': { seconds: 10, waitsFor: 'one terminal session answering an approval (and one in-process run)' },
   'test/cli/built-cli.test.ts': { seconds: 15, waitsFor: '9 runs of bin/sylvan.js (--help, --version, a mock turn, parts of the install gone) and two builds, one watched file by file' },
-  'test/cli/custom-commands-export-copy.test.ts': { seconds: 10, waitsFor: '2 CLI runs against loopback servers and one terminal (tmux) session' },
+  'test/cli/custom-commands-export-copy.test.ts': { seconds: 10, waitsFor: 'one terminal (tmux) session (and 2 in-process runs against loopback servers)' },
   'test/cli/interrupt-pty.test.ts': { seconds: 10, waitsFor: 'one terminal session interrupted mid-turn' },
-  'test/cli/todo-tmux.test.ts': { seconds: 15, waitsFor: 'one tmux session (a turn held open while its checklist is read) and one piped --resume run' },
+  'test/cli/todo-tmux.test.ts': { seconds: 15, waitsFor: 'one tmux session (a turn held open while its checklist is read), then one in-process piped --resume run' },
   'test/cli/tool-output-tmux.test.ts': { seconds: 15, waitsFor: 'one tmux session of four turns: a search, a 300-line command, a command stopped with Esc after ~1 s' },
   'test/cli/subagents-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session of four turns: a subagent\'s write and /undo, a question in its name, three subagents stopped by Ctrl-C' },
   'test/cli/line-editor-tmux.test.ts': { seconds: 10, waitsFor: 'one tmux session' },
@@ -64,8 +64,7 @@ export const SPAWNING_FILES = {
   'test/mcp/mcp-descendants.test.ts': { seconds: 10, waitsFor: "3 CLI runs whose MCP server's setsid grandchild must end with them, one killed with SIGKILL" },
   'test/hooks/hook-events-cli.test.ts': { seconds: 15, waitsFor: '2 built-CLI runs (a hook\'s environment, a command in bubblewrap) and 10 in-process runs against a loopback model, each running shell-script hooks' },
   'test/hooks/notification-tmux.test.ts': { seconds: 10, waitsFor: 'one terminal (tmux) session answering an approval' },
-  'test/hooks/hook-processes-cli.test.ts': { seconds: 20, waitsFor: '5 CLI runs: a hook past its timeout, one ended by Ctrl-C, a project hook before, at and after its trust' },
-  'test/hooks/subagent-hooks-cli.test.ts': { seconds: 10, waitsFor: "4 CLI runs whose subagents meet shell-script hooks: SubagentStart, SubagentStop (once and bounded), a PreToolUse deny" },
+  'test/hooks/hook-processes-cli.test.ts': { seconds: 10, waitsFor: '2 built-CLI runs (a hook past its timeout, one ended by Ctrl-C) and 3 in-process runs (a project hook before, at and after its trust)' },
 };
 
 /**
@@ -99,6 +98,7 @@ export const IN_PROCESS_SECONDS = {
   'test/tools/web/web-fetch.test.ts': 0.8,
   'test/agent/agent-loop.test.ts': 0.7,
   'test/runtime.test.ts': 0.7,
+  'test/hooks/subagent-hooks-cli.test.ts': 1.0,
 };
 
 /**

@@ -35,7 +35,7 @@ const lastUserText = (request: RecordedRequest): string =>
 
 // A piped REPL: nobody can approve the `!` line, so /status is not sent.
 const replCwd = workspaceWith(COMMANDS);
-const repl = runCli({ server: {
+const repl = runCli({ inProcess: true, server: {
     replies: [
       toolCalls([{ id: 'call_calc', name: 'calculate', arguments: { expression: KEY } }]),
       text(`Reviewed. The key ${KEY} was in the file.`),
@@ -43,7 +43,7 @@ const repl = runCli({ server: {
     ],
   }, key: KEY, cwd: replCwd, stdin: '/review src/app.ts "error paths"\n/fix the login bug\n/status\n/export\n' });
 // Print mode with --yes: the `!` line runs, and its output goes into the prompt.
-const printed = runCli({ server: { replies: [text('Next: write the tests.')] }, key: KEY, cwd: workspaceWith(COMMANDS), args: ['--yes', '-p', '/status today'] });
+const printed = runCli({ inProcess: true, server: { replies: [text('Next: write the tests.')] }, key: KEY, cwd: workspaceWith(COMMANDS), args: ['--yes', '-p', '/status today'] });
 
 describe('custom commands against a loopback model', () => {
   test('a project command sends its prompt with $ARGUMENTS and $1/$2 put in, on its own model for that turn only', CLI_TEST_TIMEOUT, async () => {

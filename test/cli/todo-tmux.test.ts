@@ -59,7 +59,7 @@ describe('the todo list in a terminal', { timeout: 120_000 }, () => {
       await terminal.close();
     }
 
-    const resumed = await runCli({ cwd, env, args: ['--resume', sessionId], stdin: '/todo\n' });
+    const resumed = await runCli({ inProcess: true, cwd, env, args: ['--resume', sessionId], stdin: '/todo\n' });
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.match(resumed.stdout, /Todo: 1 of 3 done\n {2}☑ Read the parser\n {2}◐ Fix the off-by-one\n {2}☐ Add a regression test/);
   });

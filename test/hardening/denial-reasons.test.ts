@@ -16,7 +16,7 @@ const KEY = 'sk-claims-redaction-5d20';
 const TOKEN = 'ghp_claimsRedactionToken0f9e8d7c';
 
 const write = () => toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }]);
-const deniedInPrint = runCli({ server: { replies: [write(), text('OK, not written.')] }, key: KEY, args: ['-p', 'write notes'] });
+const deniedInPrint = runCli({ inProcess: true, server: { replies: [write(), text('OK, not written.')] }, key: KEY, args: ['-p', 'write notes'] });
 
 describe('the reason a call was denied', { timeout: 60_000 }, () => {
   test('reaches the model as the tool result: nobody to ask in print mode', async () => {

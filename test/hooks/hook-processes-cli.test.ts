@@ -11,8 +11,8 @@ import { withDeadline } from '../helpers/deadline.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { startDashScopeServer } from '../helpers/dashscope-server.ts';
 
-// A hook's processes end with it (past its timeout, on Ctrl-C), and a folder's hooks run only once
-// the user trusted them as they are.
+// A hook's processes end with it (past its timeout, on Ctrl-C: the built CLI), and a folder's hooks
+// run only once the user trusted them as they are (in-process: trust is on disk, not in a process).
 
 const KEY = 'sk-hooks-processes-3b9e';
 
@@ -81,19 +81,19 @@ describe("a project's hooks", { timeout: 120_000 }, () => {
     const marker = () => (existsSync(join(cwd, 'marker.txt')) ? readFileSync(join(cwd, 'marker.txt'), 'utf8') : '');
     projectHooks('first');
 
-    const untrusted = await runCli({ server: { replies: [text('one')] }, key: KEY, cwd, args: ['-p', 'hello'] });
+    const untrusted = await runCli({ inProcess: true, server: { replies: [text('one')] }, key: KEY, cwd, args: ['-p', 'hello'] });
     assert.equal(untrusted.result.code, 0, untrusted.result.stderr);
     assert.equal(marker(), '', 'the untrusted hook did not run');
     assert.match(untrusted.result.stderr, /1 hook in .*\.sylvan\/settings\.json did not run: a folder's hooks run only once you trust them/);
 
-    const trusting = await runCli({ server: { replies: [text('two')] }, key: KEY, cwd, stdin: '/hooks\n/hooks trust\nhello\n' });
+    const trusting = await runCli({ inProcess: true, server: { replies: [text('two')] }, key: KEY, cwd, stdin: '/hooks\n/hooks trust\nhello\n' });
     assert.equal(trusting.result.code, 0, trusting.result.stderr);
     assert.match(trusting.result.stdout, /not trusted: does not run/);
     assert.match(trusting.result.stdout, /Trusted: these hooks run from now on/);
     assert.equal(marker(), 'first\n', 'the trusted hook ran');
 
     projectHooks('changed');
-    const changed = await runCli({ server: { replies: [text('three')] }, key: KEY, cwd, args: ['-p', 'hello'] });
+    const changed = await runCli({ inProcess: true, server: { replies: [text('three')] }, key: KEY, cwd, args: ['-p', 'hello'] });
     assert.equal(changed.result.code, 0, changed.result.stderr);
     assert.equal(marker(), 'first\n', 'the changed hook did not run');
     assert.match(changed.result.stderr, /did not run: a folder's hooks run only once you trust them/);

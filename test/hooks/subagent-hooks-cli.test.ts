@@ -8,8 +8,9 @@ import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { text, toolCalls, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
 
 // A subagent meets the user's hooks: SubagentStart and SubagentStop around its run, and the tool
-// hooks on each of its calls. Through the built CLI against the scripted loopback model, the hooks
-// small shell scripts in the workspace.
+// hooks on each of its calls. Through the CLI (in-process: what was sent and what the hooks read is
+// the subject, not the process) against the scripted loopback model, the hooks small shell scripts
+// in the workspace.
 
 const KEY = 'sk-hooks-subagents-2b8e';
 
@@ -47,7 +48,7 @@ describe("a subagent meets the user's hooks", { timeout: 120_000 }, () => {
       if (isSubagent(request)) return text('Found them.');
       return hasToolResult(request) ? text('Done.') : toolCalls([task('call_e', 'explore', 'find the tests'), task('call_g', 'general', 'find the docs')]);
     };
-    const { result, server } = await runCli({ server: { respond }, key: KEY, cwd, args: ['-p', 'look around'] });
+    const { result, server } = await runCli({ inProcess: true, server: { respond }, key: KEY, cwd, args: ['-p', 'look around'] });
     assert.equal(result.code, 0, result.stderr);
     const explore = server.requests.find(isExplore);
     const general = server.requests.find((request) => isSubagent(request) && !isExplore(request));
@@ -71,7 +72,7 @@ describe("a subagent meets the user's hooks", { timeout: 120_000 }, () => {
       if (isSubagent(request)) return hasToolResult(request) || JSON.stringify(request.body?.messages).includes('name the file') ? text('Found it in config/app.json.') : text('Found it.');
       return hasToolResult(request) ? text('Done.') : toolCalls([task('call_s', 'explore', 'find the config')]);
     };
-    const { result, server } = await runCli({ server: { respond }, key: KEY, cwd, args: ['-p', 'find the config'] });
+    const { result, server } = await runCli({ inProcess: true, server: { respond }, key: KEY, cwd, args: ['-p', 'find the config'] });
     assert.equal(result.code, 0, result.stderr);
     const subagentRequests = server.requests.filter(isSubagent);
     assert.equal(subagentRequests.length, 2, 'one answer, one continuation');
@@ -96,7 +97,7 @@ describe("a subagent meets the user's hooks", { timeout: 120_000 }, () => {
       if (isSubagent(request)) return text('Found it.');
       return hasToolResult(request) ? text('Done.') : toolCalls([task('call_n', 'explore', 'find it')]);
     };
-    const { result, server } = await runCli({ server: { respond }, key: KEY, cwd, args: ['-p', '--json', 'find it'] });
+    const { result, server } = await runCli({ inProcess: true, server: { respond }, key: KEY, cwd, args: ['-p', '--json', 'find it'] });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(server.requests.filter(isSubagent).length, 4, 'the first answer and three continuations');
     const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -113,7 +114,7 @@ describe("a subagent meets the user's hooks", { timeout: 120_000 }, () => {
       if (isSubagent(request)) return hasToolResult(request) ? text('I could not run it.') : toolCalls([{ id: 'call_run', name: 'run_command', arguments: { command: 'touch ran.txt' } }]);
       return hasToolResult(request) ? text('Done.') : toolCalls([task('call_t', 'general', 'touch a file')]);
     };
-    const { result, server } = await runCli({ server: { respond }, key: KEY, cwd, args: ['--yes', '-p', 'touch it'] });
+    const { result, server } = await runCli({ inProcess: true, server: { respond }, key: KEY, cwd, args: ['--yes', '-p', 'touch it'] });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(existsSync(join(cwd, 'ran.txt')), false, 'the command did not run');
     const subagentFollowUp = server.requests.find((request) => isSubagent(request) && hasToolResult(request));
