@@ -23,7 +23,7 @@ export const SPAWNING_FILES = {
   'test/hardening/sessions.test.ts': { seconds: 15, waitsFor: '5 CLI runs, one killed mid-turn and one holding a session; 4 more in-process' },
   'test/cli/exit-screen.test.ts': { seconds: 20, waitsFor: '6 terminal (tmux) sessions, each ended with Ctrl-C twice' },
   'test/cli/line-editor-pty.test.ts': { seconds: 15, waitsFor: '5 terminal sessions typed at key by key, one before the CLI has started' },
-  'test/mcp/server-everything-prompts.test.ts': { seconds: 20, waitsFor: '3 print-mode runs and one terminal session, each starting server-everything; the session runs 5 turns' },
+  'test/mcp/server-everything-prompts.test.ts': { seconds: 10, waitsFor: 'one terminal session of 5 turns and 3 in-process print-mode runs, each starting server-everything' },
   'test/mcp/mcp-lifecycle.test.ts': { seconds: 15, waitsFor: '3 CLI runs with a test MCP server, ended by SIGINT, SIGTERM and SIGHUP' },
   'test/hardening/denial-reasons.test.ts': { seconds: 10, waitsFor: 'one terminal session answering an approval (and one in-process run)' },
   'test/cli/built-cli.test.ts': { seconds: 15, waitsFor: '9 runs of bin/sylvan.js (--help, --version, a mock turn, parts of the install gone) and two builds, one watched file by file' },

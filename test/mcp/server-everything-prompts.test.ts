@@ -95,7 +95,7 @@ describe('MCP prompts and resources in a terminal, against server-everything', (
 
 describe('MCP prompts in print mode, against server-everything', () => {
   const ask = (prompt: string, replies: Reply[] = [text('好。')]) =>
-    runCli({ server: { replies }, key: KEY, cwd: workspace(), args: ['-p', prompt], killAfterMs: 60_000 });
+    runCli({ inProcess: true, server: { replies }, key: KEY, cwd: workspace(), args: ['-p', prompt], killAfterMs: 60_000 });
   const named = ask('/everything:args-prompt state=TX Paris');
   const missing = ask('/everything:args-prompt');
   const embedded = ask('/everything:resource-prompt Blob 2');
