@@ -105,7 +105,8 @@ export const IN_PROCESS_SECONDS = {
  * In-process files that share work read once per process (a module-level cache in a helper, or a
  * large module), so a shard runs each group's files together: the layer and import-cycle checks
  * read src/'s imports once (test/helpers/source-imports.ts, ~1.3 s), not once each, and the
- * function-length check loads the same TypeScript compiler (9 MB) that reading them loaded.
+ * function-length check loads the same TypeScript compiler (9 MB) that reading them loaded. A
+ * group runs last in its shard (run-suite.mjs).
  * @type {string[][]}
  */
 export const SAME_SHARD = [['test/import-cycles.test.ts', 'test/layers.test.ts', 'test/function-length.test.ts']];
