@@ -205,6 +205,7 @@ export class McpHub {
   }
 
   async close(): Promise<void> {
+    process.off('exit', this.onExit);
     process.off('SIGTERM', this.onSignal);
     process.off('SIGHUP', this.onSignal);
     await Promise.all(this.connections.map((connection) => connection.close()));

@@ -6,7 +6,8 @@ import { after, describe, it } from 'node:test';
 import { McpHub } from '../../src/mcp/mcp-hub.ts';
 import { eventually, fileHas } from './mcp-helpers.ts';
 
-// A stdio MCP server gets a small inherited environment plus its own `env`: never Sylvan's keys.
+// A stdio MCP server gets a small inherited environment plus its own `env`: never Sylvan's keys;
+// a hub, once closed, leaves nothing in the process.
 
 const folders: string[] = [];
 const folder = () => {
@@ -65,5 +66,29 @@ describe('an MCP stdio server', { timeout: 30_000 }, () => {
       (name) => !ORDINARY.test(name) && !['ENV_FILE', 'LISTED_FOR_THE_SERVER', 'SYLVAN_PROCESS_MARK'].includes(name),
     );
     assert.deepEqual(extra, [], 'variables beyond the inherited few and its env');
+  });
+});
+
+describe('an MCP hub, once closed', { timeout: 30_000 }, () => {
+  // An editor opens session after session in one `sylvan --acp`, each with its own hub: a listener
+  // left behind by each would keep every closed hub (and its servers' state) for the process's life.
+  it('leaves no process listener behind', async () => {
+    const events = ['exit', 'SIGTERM', 'SIGHUP'] as const;
+    const before = events.map((event) => process.listenerCount(event));
+    const dir = folder();
+    const started = join(dir, 'started');
+    const hub = new McpHub({
+      servers: { idle: { command: process.execPath, args: ['-e', `require("node:fs").writeFileSync(${JSON.stringify(started)}, "}"); setInterval(() => {}, 1000)`] } },
+      workspaceRoot: dir,
+      startTimeoutMs: 10_000,
+      callTimeoutMs: 10_000,
+    });
+    try {
+      await eventually(() => fileHas(started, '}'), 'the server started', 10_000);
+      assert.ok(process.listenerCount('exit') > before[0]!, 'an open hub ends its servers when the process exits');
+    } finally {
+      await hub.close();
+    }
+    assert.deepEqual(events.map((event) => process.listenerCount(event)), before);
   });
 });
