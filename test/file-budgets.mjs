@@ -38,7 +38,7 @@ export const SPAWNING_FILES = {
   'test/cli/live-input-tmux.test.ts': { seconds: 15, waitsFor: 'two tmux sessions (120 and 60 columns), one waits for a 1 s retry-after' },
   'test/hardening/pipes.test.ts': { seconds: 10, waitsFor: '2 CLI runs into pipes' },
   'test/mcp/server-exit-hook.test.ts': { seconds: 10, waitsFor: 'a child that starts an MCP hub through tsx and exits, and its server' },
-  'test/mcp/server-environment.test.ts': { seconds: 5, waitsFor: 'two short-lived stdio servers, each started by an MCP hub' },
+  'test/mcp/server-environment.test.ts': { seconds: 5, waitsFor: 'two short-lived stdio servers, each started by an MCP hub, and twelve hubs of a sleep each' },
   'test/mcp/sandboxed-server-start.test.ts': { seconds: 5, waitsFor: 'two starts of the test MCP server in bubblewrap, the first failed on purpose' },
   'test/tools/shell/exit-hook.test.ts': { seconds: 10, waitsFor: 'three children each running a command, ended by process.exit, SIGTERM and SIGKILL (the watchdog)' },
   'test/helpers/children.test.ts': { seconds: 10, waitsFor: 'child processes killed when their file ends, alone and in a shard of two files' },

@@ -9,7 +9,7 @@ import type { McpResource } from './resource-list.ts';
 import { createResourceTools } from './resource-tools.ts';
 import type { McpServerConfig } from '../config/settings/mcp-server-config.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
-import { hangUpAnswered } from '../shared/hang-up.ts';
+import { endWithProcess } from './servers-end-with-process.ts';
 
 export interface McpHubOptions {
   servers: Record<string, McpServerConfig>;
@@ -64,15 +64,8 @@ export class McpHub {
   private readonly started: Promise<void>;
   private readonly offeredBy = new Map<string, McpConnection>();
   private readonly approved: Set<string>;
-  private readonly onExit = () => {
-    for (const connection of this.connections) connection.killNow();
-  };
-  private readonly onSignal = (signal: NodeJS.Signals) => {
-    // The REPL's way out closes the servers, then ends the process (shared/hang-up.ts).
-    if (signal === 'SIGHUP' && hangUpAnswered()) return;
-    this.onExit();
-    process.exit(signal === 'SIGHUP' ? 129 : 143);
-  };
+  /** Stops ending this hub's servers with the process (they are closed by then). */
+  private readonly endsWithProcess: () => void = () => {};
 
   constructor(options: McpHubOptions) {
     this.onWarning = options.onWarning;
@@ -94,9 +87,9 @@ export class McpHub {
         }),
     );
     if (this.connections.length > 0) {
-      process.once('exit', this.onExit);
-      process.once('SIGTERM', this.onSignal);
-      process.once('SIGHUP', this.onSignal);
+      this.endsWithProcess = endWithProcess(() => {
+        for (const connection of this.connections) connection.killNow();
+      });
     }
     this.started = Promise.all(this.connections.map((connection) => connection.start())).then(() => {});
   }
@@ -205,9 +198,7 @@ export class McpHub {
   }
 
   async close(): Promise<void> {
-    process.off('exit', this.onExit);
-    process.off('SIGTERM', this.onSignal);
-    process.off('SIGHUP', this.onSignal);
+    this.endsWithProcess();
     await Promise.all(this.connections.map((connection) => connection.close()));
   }
 }

@@ -73,6 +73,8 @@ export class StdioTransport implements Transport {
   async start(): Promise<void> {
     // The sandbox probe runs in the background from start-up: waited for, not redone here, blocking.
     await this.options.sandbox?.fence.ready();
+    // Closed while that was awaited (the session ended as it began): nothing may start after close().
+    if (this.closing) throw new Error(`${this.options.command} was closed before it started`);
     return new Promise((resolve, reject) => {
       const env: Record<string, string> = {};
       for (const name of INHERITED) if (process.env[name] !== undefined) env[name] = process.env[name];

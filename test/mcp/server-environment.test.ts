@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { McpHub } from '../../src/mcp/mcp-hub.ts';
+import { livingWith } from '../tools/shell/group-processes.ts';
 import { eventually, fileHas } from './mcp-helpers.ts';
 
 // A stdio MCP server gets a small inherited environment plus its own `env`: never Sylvan's keys;
@@ -69,12 +70,38 @@ describe('an MCP stdio server', { timeout: 30_000 }, () => {
   });
 });
 
-describe('an MCP hub, once closed', { timeout: 30_000 }, () => {
-  // An editor opens session after session in one `sylvan --acp`, each with its own hub: a listener
-  // left behind by each would keep every closed hub (and its servers' state) for the process's life.
-  it('leaves no process listener behind', async () => {
-    const events = ['exit', 'SIGTERM', 'SIGHUP'] as const;
-    const before = events.map((event) => process.listenerCount(event));
+describe("MCP hubs and the process's listeners", { timeout: 30_000 }, () => {
+  // An editor opens session after session in one `sylvan --acp`, each with its own hub: listeners
+  // added by each would keep every closed hub (and its servers' state) for the process's life, and
+  // past ten Node prints a warning about a leak.
+  const events = ['exit', 'SIGTERM', 'SIGHUP'] as const;
+  const listenerCounts = () => events.map((event) => process.listenerCount(event));
+
+  it('twelve hubs open at once share one listener for exit, SIGTERM and SIGHUP; none is left, nor any server, once they closed', async () => {
+    const before = listenerCounts();
+    // Closed at once, as they start: a server must not start after its hub closed.
+    const seconds = `31.${process.pid}`;
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    const hubs = Array.from(
+      { length: 12 },
+      () => new McpHub({ servers: { idle: { command: 'sleep', args: [seconds] } }, workspaceRoot: folder(), startTimeoutMs: 10_000, callTimeoutMs: 10_000 }),
+    );
+    try {
+      assert.deepEqual(listenerCounts(), before.map((count) => count + 1));
+    } finally {
+      await Promise.all(hubs.map((hub) => hub.close()));
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    assert.deepEqual(listenerCounts(), before);
+    assert.deepEqual(warnings, []);
+    await eventually(() => livingWith(`sleep ${seconds}`).length === 0, 'every server to have ended', 5_000);
+  });
+
+  it('a hub leaves no process listener behind once closed', async () => {
+    const before = listenerCounts();
     const dir = folder();
     const started = join(dir, 'started');
     const hub = new McpHub({
@@ -89,6 +116,6 @@ describe('an MCP hub, once closed', { timeout: 30_000 }, () => {
     } finally {
       await hub.close();
     }
-    assert.deepEqual(events.map((event) => process.listenerCount(event)), before);
+    assert.deepEqual(listenerCounts(), before);
   });
 });
