@@ -5,11 +5,12 @@ let segmenter: Intl.Segmenter | undefined;
 /**
  * Characters that are always a grapheme of their own and never join the next one: ASCII, Latin,
  * general punctuation, box drawing and block elements, braille (the frames and the spinner Sylvan
- * draws), CJK ideographs and punctuation, kana, hangul syllables, full-width forms —
+ * draws), CJK ideographs and punctuation, kana, hangul syllables, full-width forms, and ESC (a
+ * control, so a grapheme alone: the styled rows Sylvan draws start their colours with it) —
  * without any combining mark, joiner, variation selector, jamo or surrogate. Text made only of these
  * is split without Intl.Segmenter, whose first use costs 10-15 ms of ICU set-up at start-up.
  */
-const SIMPLE = /^[\t\n\x20-\x7e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2500-\u259f\u2800-\u28ff\u3000-\u3029\u3030-\u3098\u309b-\u30ff\u4e00-\u9fff\uac00-\ud7a3\uff01-\uff9d]*$/;
+const SIMPLE = /^[\t\n\x1b\x20-\x7e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2500-\u259f\u2800-\u28ff\u3000-\u3029\u3030-\u3098\u309b-\u30ff\u4e00-\u9fff\uac00-\ud7a3\uff01-\uff9d]*$/;
 
 /** The user-perceived characters of `text`: a flag, a family emoji or `e` + accent is one each. */
 export function graphemes(text: string): string[] {

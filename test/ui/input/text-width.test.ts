@@ -7,6 +7,13 @@ describe('graphemes and terminal widths', { timeout: 5_000 }, () => {
     assert.deepEqual(graphemes('👨‍👩‍👧🇨🇳e\u0301x'), ['👨‍👩‍👧', '🇨🇳', 'e\u0301', 'x']);
   });
 
+  test('a styled row splits as Intl.Segmenter splits it, ESC a grapheme of its own', () => {
+    const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    for (const row of ['\x1b[2mask mode · shift+tab to switch\x1b[22m', '\x1b[1m北京\x1b[0m ⠋ │ ok', '\x1b[31m\x1b[0m']) {
+      assert.deepEqual(graphemes(row), Array.from(segmenter.segment(row), (part) => part.segment), JSON.stringify(row));
+    }
+  });
+
   test('CJK, kana, hangul, full-width forms and emoji take two columns', () => {
     for (const wide of ['中', 'あ', '한', 'Ａ', '？', '😀', '👨‍👩‍👧', '🇨🇳', '❤️', '1️⃣', '⚡']) assert.equal(graphemeWidth(wide), 2, wide);
   });
