@@ -14,7 +14,7 @@ export const SPAWNING_FILES = {
   'test/cli/acp-network-grant.test.ts': { seconds: 10, waitsFor: 'one run of sylvan --acp: two sandboxed commands, one granted the network' },
   'test/cli/acp-real-client.test.ts': { seconds: 10, waitsFor: 'one acpx run (on Node 22) starting sylvan --acp for one prompt' },
   'test/cli/acp-stdout-protocol-only.test.ts': { seconds: 15, waitsFor: '5 runs of sylvan --acp: a missing key, a refused key, a key the model quotes, a 500, two MCP servers from the editor that die or garble mid-call' },
-  'test/cli/acp-editor-turns.test.ts': { seconds: 20, waitsFor: '9 runs of sylvan --acp driven by the SDK client against a loopback DashScope, one REPL run, one command stopped by session/cancel' },
+  'test/cli/acp-editor-turns.test.ts': { seconds: 10, waitsFor: 'one sylvan --acp holding 8 sessions, driven by the SDK client against a loopback DashScope (one command stopped by session/cancel), 2 more (a session the REPL saved, the client\'s fs) and one REPL run' },
   'test/cli/memory.test.ts': { seconds: 30, waitsFor: 'one built-CLI run of 300 piped turns in a small window (~12 s), a CLI killed mid-turn, a terminal session; the other 12 runs are in-process' },
   'test/cli/faults.test.ts': { seconds: 15, waitsFor: '2 built-CLI runs (a 401, Ctrl-C) beside 15 in-process runs; two are cut off by --timeout 2, two wait for a 1 s and 2 s retry backoff' },
   'test/cli/terminal-output.test.ts': { seconds: 20, waitsFor: '10 CLI runs and 2 terminal (tmux) sessions' },

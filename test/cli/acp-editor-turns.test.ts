@@ -1,20 +1,88 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { answerText, startAcpClient, type AcpClient, type AcpClientOptions } from '../helpers/acp-client.ts';
-import { requestAt, toolResultText } from '../helpers/chat-requests.ts';
-import { startDashScopeServer, text, toolCalls, type Reply } from '../helpers/dashscope-server.ts';
+import { after, describe, test } from 'node:test';
+import type { RequestPermissionRequest, SessionUpdate } from '@agentclientprotocol/sdk';
+import { answerText, startAcpClient, type AcpClient, type AcpClientOptions, type PermissionAnswer } from '../helpers/acp-client.ts';
+import { contentText, requestAt, toolResultText } from '../helpers/chat-requests.ts';
+import { httpError, startDashScopeServer, text, toolCalls, type DashScopeServer, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
 import { withDeadline } from '../helpers/deadline.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { runCliTimed } from '../helpers/cli.ts';
 import { tempWorkspace } from '../helpers/temp-workspace.ts';
 
 // `sylvan --acp` driven by the ACP SDK's own client side, as an editor drives it, against a
-// loopback DashScope that plays the model's part.
+// loopback DashScope that plays the model's part. As an editor keeps one agent for all its chats,
+// most tests open a session each in one shared `sylvan --acp`; a session's mode, answers and
+// permissions must then stay its own.
 
-async function editor(replies: Reply[], options: AcpClientOptions = {}) {
+/** A folder's session in the shared agent: its model requests, updates and permission requests. */
+interface EditorSession {
+  acp: AcpClient;
+  sessionId: string;
+  cwd: string;
+  /** The model requests of this session, in order. */
+  requests(): RecordedRequest[];
+  updates(): SessionUpdate[];
+  permissions(): RequestPermissionRequest[];
+}
+
+const WORKSPACE_LINE = /The workspace is the folder the user started you in: (\S+)\./;
+/** Each session's scripted replies and permission answers, by its folder and its id. */
+const scripts = new Map<string, Reply[]>();
+const answers = new Map<string, PermissionAnswer>();
+const workspaceOf = (request: RecordedRequest): string => WORKSPACE_LINE.exec(contentText(request.body?.messages?.[0]?.content))?.[1] ?? '';
+let shared: Promise<{ acp: AcpClient; server: DashScopeServer }> | undefined;
+
+/** The one `sylvan --acp` of the tests that share it (started on first use, closed after them). */
+function sharedAgent() {
+  shared ??= (async () => {
+    const answered = new Map<string, number>();
+    const server = closeAtEnd(
+      await startDashScopeServer({
+        respond: (request) => {
+          const workspace = workspaceOf(request);
+          const step = answered.get(workspace) ?? 0;
+          answered.set(workspace, step + 1);
+          return scripts.get(workspace)?.[step] ?? httpError(500, { body: `no scripted reply ${step + 1} for the session in ${workspace || 'an unknown folder'}` });
+        },
+      }),
+    );
+    const acp = await startAcpClient({
+      env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '0' }),
+      answer: (request) => (answers.get(request.sessionId) ?? (() => 'reject_once'))(request),
+    });
+    return { acp, server };
+  })();
+  return shared;
+}
+
+/** A new session in its own folder of the shared agent, the model answering it with `replies`. */
+async function editor(replies: Reply[], options: { answer?: PermissionAnswer } = {}): Promise<EditorSession> {
+  const { acp, server } = await sharedAgent();
+  const cwd = tempWorkspace('sylvan-acp-');
+  scripts.set(cwd, replies);
+  const { sessionId } = await acp.agent.request('session/new', { cwd, mcpServers: [] });
+  if (options.answer) answers.set(sessionId, options.answer);
+  return {
+    acp,
+    sessionId,
+    cwd,
+    requests: () => server.requests.filter((request) => workspaceOf(request) === cwd),
+    updates: () => acp.updates.filter((notification) => notification.sessionId === sessionId).map(({ update }) => update),
+    permissions: () => acp.permissions.filter((request) => request.sessionId === sessionId),
+  };
+}
+
+/** A session's `index`-th model request, or a failure saying how many there were. */
+function requestOf(session: EditorSession, index: number): RecordedRequest {
+  const requests = session.requests();
+  assert.ok(requests[index], `expected at least ${index + 1} requests in the session, the model saw ${requests.length}`);
+  return requests[index]!;
+}
+
+/** An agent of its own, for a test that needs the client's fs or a session made before it started. */
+async function ownEditor(replies: Reply[], options: AcpClientOptions = {}) {
   const server = closeAtEnd(await startDashScopeServer({ replies }));
   const acp = await startAcpClient({ ...options, env: dashscopeEnv(server, { SYLVAN_MAX_RETRIES: '0', ...options.env }) });
   const { sessionId } = await acp.agent.request('session/new', { cwd: acp.cwd, mcpServers: [] });
@@ -38,72 +106,85 @@ function label(update: SessionUpdate): string {
   return update.sessionUpdate;
 }
 
-const toolUpdates = (acp: AcpClient) => acp.updates.map(({ update }) => update).filter((update) => update.sessionUpdate === 'tool_call_update');
+const toolUpdates = (session: { updates(): SessionUpdate[] }) => session.updates().filter((update) => update.sessionUpdate === 'tool_call_update');
 
-describe('sylvan --acp driven by an editor', { timeout: 90_000 }, () => {
-  test('a prompt streams the text, the tool call and its result in order, and ends the turn', async (context) => {
-    const { acp, sessionId } = await editor([toolCalls([{ id: 'call_r', name: 'read_file', arguments: { path: 'hello.txt' } }], { text: 'Let me look.' }), text('It says hi.')]);
-    context.after(() => acp.close());
-    writeFileSync(join(acp.cwd, 'hello.txt'), 'hi\n');
+describe('sylvan --acp driven by an editor, one session per test in one agent', { timeout: 90_000 }, () => {
+  after(async () => {
+    await (await shared)?.acp.close();
+  });
+
+  test('a prompt streams the text, the tool call and its result in order, and ends the turn', async () => {
+    const session = await editor([toolCalls([{ id: 'call_r', name: 'read_file', arguments: { path: 'hello.txt' } }], { text: 'Let me look.' }), text('It says hi.')]);
+    const { acp, sessionId } = session;
+    writeFileSync(join(session.cwd, 'hello.txt'), 'hi\n');
     const response = await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what does hello.txt say?' }] });
     assert.equal(response.stopReason, 'end_turn');
     assert.deepEqual(flow(acp, sessionId), ['agent_message_chunk', 'tool_call read read_file hello.txt', 'tool_call_update completed', 'agent_message_chunk']);
     assert.equal(answerText(acp.updates, sessionId), 'Let me look.It says hi.');
-    const call = acp.updates.map(({ update }) => update).find((update) => update.sessionUpdate === 'tool_call');
-    assert.deepEqual(call && 'locations' in call && call.locations, [{ path: join(acp.cwd, 'hello.txt') }]);
+    const call = session.updates().find((update) => update.sessionUpdate === 'tool_call');
+    assert.deepEqual(call && 'locations' in call && call.locations, [{ path: join(session.cwd, 'hello.txt') }]);
     assert.deepEqual(call && 'rawInput' in call && call.rawInput, { path: 'hello.txt' });
   });
 
-  test('a write asks session/request_permission, and a rejection leaves the disk as it was', async (context) => {
-    const { acp, sessionId, server } = await editor([toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }]), text('Not written.')]);
-    context.after(() => acp.close());
-    writeFileSync(join(acp.cwd, 'notes.txt'), 'original\n');
+  test('a write asks session/request_permission, and a rejection leaves the disk as it was', async () => {
+    const session = await editor([toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }]), text('Not written.')]);
+    const { acp, sessionId } = session;
+    writeFileSync(join(session.cwd, 'notes.txt'), 'original\n');
     const response = await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change notes.txt' }] });
     assert.equal(response.stopReason, 'end_turn');
-    assert.equal(acp.permissions.length, 1);
-    assert.deepEqual(acp.permissions[0]!.options.map((option) => option.kind), ['allow_once', 'allow_always', 'reject_once']);
-    assert.equal(acp.permissions[0]!.toolCall.toolCallId, 'call_w');
-    assert.equal(readFileSync(join(acp.cwd, 'notes.txt'), 'utf8'), 'original\n');
-    assert.equal(toolUpdates(acp).at(-1)?.status, 'failed');
-    assert.match(toolResultText(requestAt(server, 1), 'call_w'), /rejected/);
+    const permissions = session.permissions();
+    assert.equal(permissions.length, 1);
+    assert.deepEqual(permissions[0]!.options.map((option) => option.kind), ['allow_once', 'allow_always', 'reject_once']);
+    assert.equal(permissions[0]!.toolCall.toolCallId, 'call_w');
+    assert.equal(readFileSync(join(session.cwd, 'notes.txt'), 'utf8'), 'original\n');
+    assert.equal(toolUpdates(session).at(-1)?.status, 'failed');
+    assert.match(toolResultText(requestOf(session, 1), 'call_w'), /rejected/);
   });
 
-  test('a permission request the editor cancels is a no', async (context) => {
-    const { acp, sessionId, server } = await editor([toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }]), text('Not written.')], {
+  test('a permission request the editor cancels is a no', async () => {
+    const session = await editor([toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }]), text('Not written.')], {
       answer: () => 'cancelled',
     });
-    context.after(() => acp.close());
-    writeFileSync(join(acp.cwd, 'notes.txt'), 'original\n');
+    const { acp, sessionId } = session;
+    writeFileSync(join(session.cwd, 'notes.txt'), 'original\n');
     await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change notes.txt' }] });
-    assert.equal(acp.permissions.length, 1);
-    assert.equal(readFileSync(join(acp.cwd, 'notes.txt'), 'utf8'), 'original\n');
-    assert.match(toolResultText(requestAt(server, 1), 'call_w'), /dismissed the question or stopped the turn; nothing was run/);
+    assert.equal(session.permissions().length, 1);
+    assert.equal(readFileSync(join(session.cwd, 'notes.txt'), 'utf8'), 'original\n');
+    assert.match(toolResultText(requestOf(session, 1), 'call_w'), /dismissed the question or stopped the turn; nothing was run/);
   });
 
-  test("allow_always covers the next call of the same scope, and only that scope", async (context) => {
+  test("allow_always covers the next call of the same scope, and only that scope", async () => {
     const run = (id: string, command: string) => toolCalls([{ id, name: 'run_command', arguments: { command } }]);
-    const { acp, sessionId } = await editor([run('call_1', 'ls -a'), run('call_2', 'ls -l'), run('call_3', 'pwd'), text('Done.')], {
+    const session = await editor([run('call_1', 'ls -a'), run('call_2', 'ls -l'), run('call_3', 'pwd'), text('Done.')], {
       answer: (request) => ((request.toolCall.rawInput as { command?: string }).command === 'ls -a' ? 'allow_always' : 'reject_once'),
     });
-    context.after(() => acp.close());
+    const { acp, sessionId } = session;
     await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run things' }] });
-    assert.deepEqual(acp.permissions.map((request) => (request.toolCall.rawInput as { command: string }).command), ['ls -a', 'pwd']);
-    const always = acp.permissions[0]!.options.find((option) => option.kind === 'allow_always');
+    const permissions = session.permissions();
+    assert.deepEqual(permissions.map((request) => (request.toolCall.rawInput as { command: string }).command), ['ls -a', 'pwd']);
+    const always = permissions[0]!.options.find((option) => option.kind === 'allow_always');
     assert.match(always?.name ?? '', /`ls …`/);
-    const finished = toolUpdates(acp).filter((update) => update.status === 'completed' || update.status === 'failed');
+    const finished = toolUpdates(session).filter((update) => update.status === 'completed' || update.status === 'failed');
     assert.deepEqual(finished.map((update) => `${update.toolCallId} ${update.status}`), ['call_1 completed', 'call_2 completed', 'call_3 failed']);
   });
 
-  test('session/cancel during a running command stops it, and the turn returns cancelled', async (context) => {
+  test("another session of the same agent is asked again: an allow_always stays in its own session", async () => {
+    const session = await editor([toolCalls([{ id: 'call_l', name: 'run_command', arguments: { command: 'ls -a' } }]), text('Asked.')]);
+    await session.acp.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'list again' }] });
+    assert.deepEqual(session.permissions().map((request) => (request.toolCall.rawInput as { command: string }).command), ['ls -a']);
+    assert.match(toolResultText(requestOf(session, 1), 'call_l'), /rejected/);
+  });
+
+  test('session/cancel during a running command stops it, and the turn returns cancelled', async () => {
     const marker = `sleep 41.${process.pid}`;
-    const { acp, sessionId } = await editor([toolCalls([{ id: 'call_s', name: 'run_command', arguments: { command: `echo started; ${marker}` } }]), text('Never reached.')], {
+    const session = await editor([toolCalls([{ id: 'call_s', name: 'run_command', arguments: { command: `echo started; ${marker}` } }]), text('Never reached.')], {
       answer: () => 'allow_once',
     });
-    context.after(() => acp.close());
+    const { acp, sessionId } = session;
     const prompt = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait a while' }] });
     await withDeadline(
       (async () => {
-        while (!toolUpdates(acp).some((update) => update.status === 'in_progress' && JSON.stringify(update.content).includes('started'))) await new Promise((resolve) => setImmediate(resolve));
+        while (!toolUpdates(session).some((update) => update.status === 'in_progress' && JSON.stringify(update.content).includes('started'))) await new Promise((resolve) => setImmediate(resolve));
       })(),
       30_000,
       "the command's first output reaching the editor",
@@ -116,6 +197,40 @@ describe('sylvan --acp driven by an editor', { timeout: 90_000 }, () => {
     assert.deepEqual(processesRunning(marker), [], 'the command is still running');
   });
 
+  test('set_mode to plan is announced, and a write in plan mode is refused without asking', async () => {
+    const session = await editor([toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'plan.txt', content: 'x\n' } }]), text('I will plan instead.')], {
+      answer: () => 'allow_once',
+    });
+    const { acp, sessionId } = session;
+    await acp.agent.request('session/set_mode', { sessionId, modeId: 'plan' });
+    const announced = session.updates().find((update) => update.sessionUpdate === 'current_mode_update');
+    assert.equal(announced && 'currentModeId' in announced && announced.currentModeId, 'plan');
+    await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write plan.txt' }] });
+    assert.equal(session.permissions().length, 0);
+    assert.equal(existsSync(join(session.cwd, 'plan.txt')), false);
+    assert.match(toolResultText(requestOf(session, 1), 'call_w'), /plan mode/);
+    const offered = (requestOf(session, 0).body?.tools ?? []).map((tool) => tool.function.name);
+    assert.ok(!offered.includes('write_file'), 'plan mode still offered write_file');
+  });
+
+  test('/undo is offered as a command and reverses the files the last turn changed (another session is not in plan mode)', async () => {
+    const session = await editor([toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }]), text('Changed.')], {
+      answer: () => 'allow_once',
+    });
+    const { acp, sessionId } = session;
+    writeFileSync(join(session.cwd, 'notes.txt'), 'original\n');
+    await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change notes.txt' }] });
+    assert.equal(readFileSync(join(session.cwd, 'notes.txt'), 'utf8'), 'changed\n');
+    const offered = session.updates().find((update) => update.sessionUpdate === 'available_commands_update');
+    assert.ok(offered && 'availableCommands' in offered && offered.availableCommands.some((command) => command.name === 'undo'), '/undo is not offered');
+    const response = await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/undo' }] });
+    assert.equal(response.stopReason, 'end_turn');
+    assert.equal(readFileSync(join(session.cwd, 'notes.txt'), 'utf8'), 'original\n');
+    assert.match(answerText(acp.updates, sessionId), /notes\.txt: restored/);
+  });
+});
+
+describe('sylvan --acp driven by an editor, an agent of its own', { timeout: 90_000 }, () => {
   test('session/load replays a session the REPL wrote, and the next prompt continues it', async (context) => {
     const cwd = tempWorkspace('sylvan-acp-');
     writeFileSync(join(cwd, 'hello.txt'), 'hi\n');
@@ -137,41 +252,9 @@ describe('sylvan --acp driven by an editor', { timeout: 90_000 }, () => {
     assert.match(sent, /It says hi\./);
   });
 
-  test('set_mode to plan is announced, and a write in plan mode is refused without asking', async (context) => {
-    const { acp, sessionId, server } = await editor([toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'plan.txt', content: 'x\n' } }]), text('I will plan instead.')], {
-      answer: () => 'allow_once',
-    });
-    context.after(() => acp.close());
-    await acp.agent.request('session/set_mode', { sessionId, modeId: 'plan' });
-    const announced = acp.updates.map(({ update }) => update).find((update) => update.sessionUpdate === 'current_mode_update');
-    assert.equal(announced && 'currentModeId' in announced && announced.currentModeId, 'plan');
-    await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write plan.txt' }] });
-    assert.equal(acp.permissions.length, 0);
-    assert.equal(existsSync(join(acp.cwd, 'plan.txt')), false);
-    assert.match(toolResultText(requestAt(server, 1), 'call_w'), /plan mode/);
-    const offered = (requestAt(server, 0).body?.tools ?? []).map((tool) => tool.function.name);
-    assert.ok(!offered.includes('write_file'), 'plan mode still offered write_file');
-  });
-
-  test('/undo is offered as a command and reverses the files the last turn changed', async (context) => {
-    const { acp, sessionId } = await editor([toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }]), text('Changed.')], {
-      answer: () => 'allow_once',
-    });
-    context.after(() => acp.close());
-    writeFileSync(join(acp.cwd, 'notes.txt'), 'original\n');
-    await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change notes.txt' }] });
-    assert.equal(readFileSync(join(acp.cwd, 'notes.txt'), 'utf8'), 'changed\n');
-    const offered = acp.updates.map(({ update }) => update).find((update) => update.sessionUpdate === 'available_commands_update');
-    assert.ok(offered && 'availableCommands' in offered && offered.availableCommands.some((command) => command.name === 'undo'), '/undo is not offered');
-    const response = await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/undo' }] });
-    assert.equal(response.stopReason, 'end_turn');
-    assert.equal(readFileSync(join(acp.cwd, 'notes.txt'), 'utf8'), 'original\n');
-    assert.match(answerText(acp.updates, sessionId), /notes\.txt: restored/);
-  });
-
   test("with the client's fs, a read returns the editor's buffer and a write goes to the editor, not the disk", async (context) => {
     const buffers = new Map<string, string>();
-    const { acp, sessionId, server } = await editor(
+    const { acp, sessionId, server } = await ownEditor(
       [
         toolCalls([{ id: 'call_r', name: 'read_file', arguments: { path: 'draft.txt' } }]),
         toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'draft.txt', content: 'from the model\n' } }]),
