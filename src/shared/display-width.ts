@@ -54,7 +54,13 @@ export function padToWidth(text: string, width: number): string {
 
 type Unit = { kind: 'style'; text: string } | { kind: 'space'; text: string; width: number } | { kind: 'word'; text: string; width: number };
 
-/** Splits styled text into style sequences, runs of spaces, and words; each wide grapheme is a word of its own (CJK breaks anywhere). */
+/** Full-width punctuation that may not start a line (kinsoku): closing brackets, commas, stops. */
+const NO_LINE_START = /^[，。、；：！？」』）》〉】〕｝”’]$/;
+
+/**
+ * Splits styled text into style sequences, runs of spaces, and words; each wide grapheme is a word
+ * of its own (CJK breaks anywhere), but one that may not start a line joins the word before it.
+ */
 function unitsOf(text: string): Unit[] {
   const units: Unit[] = [];
   let last = 0;
@@ -77,6 +83,21 @@ function unitsOf(text: string): Unit[] {
         continue;
       }
       const width = graphemeWidth(grapheme);
+      if (NO_LINE_START.test(grapheme)) {
+        // Kinsoku: a closing bracket, comma or full stop never starts a line; it stays with what it
+        // follows, the word being read or the character before.
+        const previous = units.at(-1);
+        if (word !== '') {
+          word += grapheme;
+          wordWidth += width;
+          continue;
+        }
+        if (previous?.kind === 'word') {
+          previous.text += grapheme;
+          previous.width += width;
+          continue;
+        }
+      }
       if (width === 2) {
         endWord();
         units.push({ kind: 'word', text: grapheme, width });
@@ -188,11 +209,21 @@ export function wrapStyled(text: string, width: number, options: { keepIndent?: 
       used += unit.width;
       continue;
     }
+    // A word wider than a line breaks anywhere, but not before what may not start a line: the
+    // character before that goes with it.
+    let previous = '';
     for (const grapheme of graphemes(unit.text)) {
       const columns = graphemeWidth(grapheme);
-      if (used + columns > limit && used > 0) breakLine();
+      if (used + columns > limit && used > 0) {
+        const carried = NO_LINE_START.test(grapheme) && previous !== '' && used > graphemeWidth(previous) ? previous : '';
+        line = line.slice(0, line.length - carried.length);
+        breakLine();
+        line += carried;
+        used += graphemeWidth(carried);
+      }
       line += grapheme;
       used += columns;
+      previous = grapheme;
     }
   }
   lines.push(line);

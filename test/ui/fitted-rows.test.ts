@@ -1,10 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { displayWidth, fitItems, wrapToScreen } from '../../src/shared/display-width.ts';
+import { displayWidth, fitItems, wrapStyled, wrapToScreen } from '../../src/shared/display-width.ts';
 import { modeFooter } from '../../src/ui/render/mode-display.ts';
 import { FilterList } from '../../src/ui/input/filter-list.ts';
 
 describe('rows fitted to the terminal', () => {
+  test('CJK wraps between any two characters, but a closing bracket, comma or full stop never starts a row', () => {
+    // The mock's first answer at 60 columns ended a row with 「…文件 and began the next with 」.
+    const line = '• 文件：「帮我读一下 package.json」「列出 src 目录下的文件」。动手：「运行 ls -la」，好。';
+    for (let width = 8; width <= 60; width++) {
+      const rows = wrapStyled(line, width);
+      assert.equal(rows.join('').replace(/ /g, ''), line.replace(/ /g, ''), `width ${width}: text lost or moved`);
+      for (const row of rows) {
+        assert.ok(displayWidth(row) <= width, `width ${width}: ${JSON.stringify(row)} is wider`);
+        assert.doesNotMatch(row, /^[，。、」）]/, `width ${width}: ${JSON.stringify(rows)}`);
+      }
+    }
+  });
+
   test("plan mode's footer at 120 columns keeps its end, the summary gives way", () => {
     const footer = fitItems(modeFooter('plan', false, 'main'), 119);
     assert.ok(displayWidth(footer) <= 119, footer);
