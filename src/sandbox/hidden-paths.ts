@@ -83,12 +83,16 @@ export function hiddenPathPatterns(workspaceRoot: string, input: HiddenPathsInpu
 
 /** The real path of `path`, or of its nearest existing folder with the rest appended. */
 function realOrNearest(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    const parent = dirname(path);
-    return parent === path ? path : join(realOrNearest(parent), basename(path));
+  // Most candidates do not exist: asking first spares a thrown error each (~4 ms at every start).
+  if (existsSync(path)) {
+    try {
+      return realpathSync(path);
+    } catch {
+      // Gone since, or unreadable: its folder stands in for it.
+    }
   }
+  const parent = dirname(path);
+  return parent === path ? path : join(realOrNearest(parent), basename(path));
 }
 
 const escapeGlob = (segment: string): string => segment.replace(/[\\*?[\]{}!]/g, (character) => `\\${character}`);
