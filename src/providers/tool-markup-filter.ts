@@ -25,8 +25,10 @@ export function toolMarkupFilter(): PartFilter {
       if (inside) {
         const end = buffer.indexOf(CLOSE);
         if (end < 0) {
-          if (final) emitMarkup(emit, buffer);
-          if (final) buffer = '';
+          if (final) {
+            emitMarkup(emit, buffer);
+            buffer = '';
+          }
           return;
         }
         emitMarkup(emit, buffer.slice(0, end + CLOSE.length));

@@ -81,6 +81,16 @@ function requestOf(session: EditorSession, index: number): RecordedRequest {
   return requests[index]!;
 }
 
+/** The model's call that changes notes.txt, which holds "original" until a write runs. */
+const changeNotes = () => toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }]);
+const notesIn = (session: EditorSession): string => readFileSync(join(session.cwd, 'notes.txt'), 'utf8');
+
+/** Writes notes.txt as "original" in the session's folder, then asks the session to change it. */
+function askToChangeNotes(session: EditorSession) {
+  writeFileSync(join(session.cwd, 'notes.txt'), 'original\n');
+  return session.acp.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'change notes.txt' }] });
+}
+
 /** An agent of its own, for a test that needs the client's fs or a session made before it started. */
 async function ownEditor(replies: Reply[], options: AcpClientOptions = {}) {
   const server = closeAtEnd(await startDashScopeServer({ replies }));
@@ -127,29 +137,25 @@ describe('sylvan --acp driven by an editor, one session per test in one agent', 
   });
 
   test('a write asks session/request_permission, and a rejection leaves the disk as it was', async () => {
-    const session = await editor([toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }]), text('Not written.')]);
-    const { acp, sessionId } = session;
-    writeFileSync(join(session.cwd, 'notes.txt'), 'original\n');
-    const response = await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change notes.txt' }] });
+    const session = await editor([changeNotes(), text('Not written.')]);
+    const response = await askToChangeNotes(session);
     assert.equal(response.stopReason, 'end_turn');
     const permissions = session.permissions();
     assert.equal(permissions.length, 1);
     assert.deepEqual(permissions[0]!.options.map((option) => option.kind), ['allow_once', 'allow_always', 'reject_once']);
     assert.equal(permissions[0]!.toolCall.toolCallId, 'call_w');
-    assert.equal(readFileSync(join(session.cwd, 'notes.txt'), 'utf8'), 'original\n');
+    assert.equal(notesIn(session), 'original\n');
     assert.equal(toolUpdates(session).at(-1)?.status, 'failed');
     assert.match(toolResultText(requestOf(session, 1), 'call_w'), /rejected/);
   });
 
   test('a permission request the editor cancels is a no', async () => {
-    const session = await editor([toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }]), text('Not written.')], {
+    const session = await editor([changeNotes(), text('Not written.')], {
       answer: () => 'cancelled',
     });
-    const { acp, sessionId } = session;
-    writeFileSync(join(session.cwd, 'notes.txt'), 'original\n');
-    await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change notes.txt' }] });
+    await askToChangeNotes(session);
     assert.equal(session.permissions().length, 1);
-    assert.equal(readFileSync(join(session.cwd, 'notes.txt'), 'utf8'), 'original\n');
+    assert.equal(notesIn(session), 'original\n');
     assert.match(toolResultText(requestOf(session, 1), 'call_w'), /dismissed the question or stopped the turn; nothing was run/);
   });
 
@@ -214,18 +220,17 @@ describe('sylvan --acp driven by an editor, one session per test in one agent', 
   });
 
   test('/undo is offered as a command and reverses the files the last turn changed (another session is not in plan mode)', async () => {
-    const session = await editor([toolCalls([{ id: 'call_w', name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }]), text('Changed.')], {
+    const session = await editor([changeNotes(), text('Changed.')], {
       answer: () => 'allow_once',
     });
     const { acp, sessionId } = session;
-    writeFileSync(join(session.cwd, 'notes.txt'), 'original\n');
-    await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change notes.txt' }] });
-    assert.equal(readFileSync(join(session.cwd, 'notes.txt'), 'utf8'), 'changed\n');
+    await askToChangeNotes(session);
+    assert.equal(notesIn(session), 'changed\n');
     const offered = session.updates().find((update) => update.sessionUpdate === 'available_commands_update');
     assert.ok(offered && 'availableCommands' in offered && offered.availableCommands.some((command) => command.name === 'undo'), '/undo is not offered');
     const response = await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/undo' }] });
     assert.equal(response.stopReason, 'end_turn');
-    assert.equal(readFileSync(join(session.cwd, 'notes.txt'), 'utf8'), 'original\n');
+    assert.equal(notesIn(session), 'original\n');
     assert.match(answerText(acp.updates, sessionId), /notes\.txt: restored/);
   });
 });

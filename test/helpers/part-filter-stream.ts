@@ -1,4 +1,4 @@
-import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { withPartFilters, type PartFilterStart } from '../../src/providers/part-filters.ts';
 
@@ -15,6 +15,11 @@ export function textParts(deltas: readonly string[], id = 't'): LanguageModelV4S
 /** What the SDK would read from a model streaming `parts` once `starts`' filters are on it. */
 export async function throughFilters(parts: readonly LanguageModelV4StreamPart[], starts: readonly PartFilterStart[]): Promise<LanguageModelV4StreamPart[]> {
   const model = withPartFilters(new MockLanguageModelV4({ doStream: async () => ({ stream: convertArrayToReadableStream([...parts]) }) }), starts);
+  return streamedParts(model);
+}
+
+/** Every part `model` streams for one request, as the SDK would read them. */
+export async function streamedParts(model: LanguageModelV4): Promise<LanguageModelV4StreamPart[]> {
   const { stream } = await model.doStream({ prompt: [] } as never);
   const read: LanguageModelV4StreamPart[] = [];
   for await (const part of stream as unknown as AsyncIterable<LanguageModelV4StreamPart>) read.push(part);

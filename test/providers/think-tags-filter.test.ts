@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
-import { textParts, throughFilters } from '../helpers/part-filter-stream.ts';
+import { streamedParts, textParts, throughFilters } from '../helpers/part-filter-stream.ts';
 import { withPartFilters, type PartFilter } from '../../src/providers/part-filters.ts';
 import { thinkTagsFilter } from '../../src/providers/think-tags-filter.ts';
 
@@ -67,9 +67,7 @@ describe('filters added to a filtered model', () => {
     }) as typeof stream.pipeThrough;
     const inner = new MockLanguageModelV4({ doStream: async () => ({ stream }) });
     const model = withPartFilters(withPartFilters(inner, [marking('1')]), [marking('2'), marking('3')]);
-    const { stream: read } = await model.doStream({ prompt: [] } as never);
-    const parts: LanguageModelV4StreamPart[] = [];
-    for await (const part of read as unknown as AsyncIterable<LanguageModelV4StreamPart>) parts.push(part);
+    const parts = await streamedParts(model);
     assert.equal(joined(parts, 'text-delta'), 'x123');
     assert.equal(pipes, 1);
   });
