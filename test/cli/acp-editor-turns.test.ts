@@ -6,7 +6,7 @@ import type { RequestPermissionRequest, SessionUpdate } from '@agentclientprotoc
 import { answerText, startAcpClient, type AcpClient, type AcpClientOptions, type PermissionAnswer } from '../helpers/acp-client.ts';
 import { contentText, requestAt, toolResultText } from '../helpers/chat-requests.ts';
 import { httpError, startDashScopeServer, text, toolCalls, type DashScopeServer, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
-import { withDeadline } from '../helpers/deadline.ts';
+import { eventually, withDeadline } from '../helpers/deadline.ts';
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { runCliTimed } from '../helpers/cli.ts';
 import { tempWorkspace } from '../helpers/temp-workspace.ts';
@@ -188,10 +188,8 @@ describe('sylvan --acp driven by an editor, one session per test in one agent', 
     });
     const { acp, sessionId } = session;
     const prompt = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait a while' }] });
-    await withDeadline(
-      (async () => {
-        while (!toolUpdates(session).some((update) => update.status === 'in_progress' && JSON.stringify(update.content).includes('started'))) await new Promise((resolve) => setImmediate(resolve));
-      })(),
+    await eventually(
+      () => toolUpdates(session).some((update) => update.status === 'in_progress' && JSON.stringify(update.content).includes('started')),
       30_000,
       "the command's first output reaching the editor",
     );
