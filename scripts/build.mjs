@@ -6,16 +6,19 @@ import { createRequire, isBuiltin } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { isCurrent, recordInputs } from './build-inputs.mjs';
 import { isAlive } from './process-alive.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /**
- * `node scripts/build.mjs [folder] [--clean]`: dist/ by default; the built-CLI test builds into a
- * temp folder. `--clean` (npm's prepack) leaves only this build's files, so a package never ships an
- * earlier build's chunks.
+ * `node scripts/build.mjs [folder] [--clean] [--if-changed]`: dist/ by default; the built-CLI test
+ * builds into a temp folder. `--clean` (npm's prepack) leaves only this build's files, so a package
+ * never ships an earlier build's chunks. `--if-changed` (`npm test`) builds only when a file the
+ * last build read has changed since (scripts/build-inputs.mjs).
  */
 const commandLine = process.argv.slice(2);
 const clean = commandLine.includes('--clean');
+const ifChanged = commandLine.includes('--if-changed');
 const target = resolve(root, commandLine.find((argument) => !argument.startsWith('--')) ?? 'dist');
 /**
  * The build is written beside the target and moved into it when whole (publish, below): a CLI that
@@ -224,7 +227,7 @@ function removeAbandonedStaging() {
  * Moves the staged build into the target file by file, each a rename (atomic): the chunks first,
  * then the entries that import them, cli.js last, so a CLI starting at any moment finds every file
  * its entry names. Files of earlier builds older than EARLIER_BUILD_KEPT_MS (with --clean, all) are
- * then removed.
+ * then removed. Returns the files published.
  */
 function publish() {
   mkdirSync(target, { recursive: true });
@@ -238,8 +241,13 @@ function publish() {
     const path = join(target, file);
     if (clean || now - statSync(path).mtimeMs > EARLIER_BUILD_KEPT_MS) rmSync(path, { recursive: true, force: true });
   }
+  return built;
 }
 
+/** What a build reads besides the inputs esbuild reports: this script, its helpers, and the versions. */
+const BUILD_ITSELF = ['scripts/build.mjs', 'scripts/build-inputs.mjs', 'scripts/process-alive.mjs', 'package.json', 'package-lock.json', 'node_modules/esbuild/package.json'];
+
+if (ifChanged && !clean && isCurrent(root, target)) process.exit(0);
 removeAbandonedStaging();
 try {
   const { metafile } = await build({
@@ -254,8 +262,10 @@ try {
   await foldPromptChunks(metafile);
   // Two entries that run alone, each one file: config.js answers `sylvan --help` (bin/sylvan.js)
   // without loading the CLI, and search_files' worker thread starts from search-worker.js.
-  await build({ ...common, entryPoints: { config: 'src/config/flags.ts', 'search-worker': 'src/tools/files/search-worker.ts' } });
-  publish();
+  const alone = await build({ ...common, entryPoints: { config: 'src/config/flags.ts', 'search-worker': 'src/tools/files/search-worker.ts' }, metafile: true });
+  const published = publish();
+  // A package ships only the build (prepack builds with --clean), so no record of where it came from.
+  if (!clean) recordInputs(root, target, [...BUILD_ITSELF, ...Object.keys(metafile.inputs), ...Object.keys(alone.metafile.inputs)], published);
 } finally {
   rmSync(staging, { recursive: true, force: true });
 }
