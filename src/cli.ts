@@ -12,7 +12,7 @@ import { loadedFilesLine } from './ui/render/loaded-files-line.ts';
 import { chalkFor } from './ui/render/render.ts';
 import { drainOutput, exitQuietlyOnClosedPipe } from './ui/repl/exit.ts';
 import { bannerLine, bannerLines } from './ui/repl/banner.ts';
-import { sanitize, sanitizeLine } from './shared/sanitize.ts';
+import { sanitize, sanitizeLine } from './shared/text/sanitize.ts';
 import { runRepl } from './ui/repl/repl.ts';
 import { isMessagePrompt } from './ui/render/mode-display.ts';
 import { SLASH_COMMAND_SUMMARIES, SLASH_COMMANDS } from './ui/commands/slash-commands.ts';

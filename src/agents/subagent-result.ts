@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { StopReason } from '../agent/loop/events.ts';
 import type { TokenUsage } from '../shared/token-usage.ts';
+import { digits } from '../shared/text/count-text.ts';
 
 /** What the parent reads of a subagent at most: its answer, not its work. */
 export const MAX_RESULT_CHARS = 12_000;
@@ -20,7 +21,7 @@ export function summaryLine(outcome: SubagentOutcome): string {
   const tokens = outcome.usage.inputTokens + outcome.usage.outputTokens;
   const steps = `${outcome.steps} step${outcome.steps === 1 ? '' : 's'}`;
   const ended = outcome.stopReason === 'completed' ? '' : ` · stopped: ${outcome.stopReason}`;
-  return `${outcome.agent} · ${steps} · ${tokens.toLocaleString('en-US')} tokens · ${(outcome.elapsedMs / 1000).toFixed(1)} s${ended}`;
+  return `${outcome.agent} · ${steps} · ${digits(tokens)} tokens · ${(outcome.elapsedMs / 1000).toFixed(1)} s${ended}`;
 }
 
 /** The tool result the parent reads: the summary line, then the subagent's last answer, bounded. */
@@ -28,7 +29,7 @@ export function subagentResult(outcome: SubagentOutcome, messages: readonly Mode
   const answer = lastAnswer(messages);
   const bounded =
     answer.length > MAX_RESULT_CHARS
-      ? `${answer.slice(0, MAX_RESULT_CHARS)}\n[… the subagent's answer was ${answer.length.toLocaleString('en-US')} characters; the first ${MAX_RESULT_CHARS.toLocaleString('en-US')} are shown]`
+      ? `${answer.slice(0, MAX_RESULT_CHARS)}\n[… the subagent's answer was ${digits(answer.length)} characters; the first ${digits(MAX_RESULT_CHARS)} are shown]`
       : answer;
   const why = outcome.stopReason === 'completed' ? '' : `\nThe subagent did not finish: ${outcome.message ?? outcome.stopReason}.`;
   return `${summaryLine(outcome)}${why}\n\n${bounded || '(the subagent gave no answer)'}`;

@@ -1,6 +1,7 @@
 import type { CheckpointStore } from './checkpoint-store.ts';
 import type { CheckpointBounds } from './checkpoint-types.ts';
 import type { ShadowRepository } from './shadow-repository.ts';
+import { digits } from '../shared/text/count-text.ts';
 
 /**
  * Drops the oldest turns' checkpoints past the count or byte limit (file contents and shadow
@@ -31,7 +32,7 @@ export async function keepWithinBounds(
   while (kept().length > bounds.maxTurns) {
     if (!(await dropOldest(`to keep the last ${bounds.maxTurns} turns`))) break;
   }
-  const limit = bounds.maxBytes >= 1024 * 1024 ? `${Math.round(bounds.maxBytes / (1024 * 1024))} MB` : `${bounds.maxBytes.toLocaleString('en-US')} bytes`;
+  const limit = bounds.maxBytes >= 1024 * 1024 ? `${Math.round(bounds.maxBytes / (1024 * 1024))} MB` : `${digits(bounds.maxBytes)} bytes`;
   while (store.blobBytes() + (await shadow.sizeBytes()) > bounds.maxBytes) {
     if (!(await dropOldest(`to keep checkpoints under ${limit}`))) break;
   }

@@ -16,6 +16,7 @@ import { restoreChanges, type ConflictResolver, type RestoreLine } from './resto
 import { ShadowRepository, type SnapshotTaken } from './shadow-repository.ts';
 import { UndoableCommands } from './undoable-commands.ts';
 import type { FinishRecording } from '../tools/with-checkpoints.ts';
+import { digits } from '../shared/text/count-text.ts';
 
 export interface SessionCheckpointsOptions {
   /** $SYLVAN_HOME. */
@@ -206,7 +207,7 @@ export class SessionCheckpoints {
               return { changes: [], notKept: [] };
             });
             for (const { path: file, size } of found.notKept) {
-              this.notices.push(`(${file} is ${size.toLocaleString('en-US')} bytes, over the checkpoint limit of ${limitText(this.bounds.maxFileBytes)}: what the command did to it cannot be undone)`);
+              this.notices.push(`(${file} is ${digits(size)} bytes, over the checkpoint limit of ${limitText(this.bounds.maxFileBytes)}: what the command did to it cannot be undone)`);
             }
             this.addChanges(turn, found.changes);
             await this.keepWithinBoundsAndSave(turn);
@@ -320,7 +321,7 @@ export class SessionCheckpoints {
         }
         return { kind: 'file', mode: observed.mode, sha256: observed.sha256, size: observed.bytes.length, source: { in: 'blobs' } };
       case 'too-big':
-        this.notices.push(`(${relativePath} is ${observed.size.toLocaleString('en-US')} bytes, over the checkpoint limit: this change cannot be undone)`);
+        this.notices.push(`(${relativePath} is ${digits(observed.size)} bytes, over the checkpoint limit: this change cannot be undone)`);
         return undefined;
       default:
         return undefined; // a folder or a device: the tool refuses to write it
@@ -379,7 +380,7 @@ export class SessionCheckpoints {
 }
 
 function limitText(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${bytes.toLocaleString('en-US')} bytes`;
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${digits(bytes)} bytes`;
 }
 
 function hashText(text: string): string {

@@ -7,6 +7,7 @@ import { isCredentialName, urlPassword } from '../sandbox/credential-variables.t
 import { loadSettings, type LoadedSettings } from './settings/load-settings.ts';
 import { parseNumberSetting, type NumberSettingName } from './settings/number-settings.ts';
 import { SettingsSources } from './settings/sources.ts';
+import { digits } from '../shared/text/count-text.ts';
 
 export type Environment = Record<string, string | undefined>;
 
@@ -115,7 +116,7 @@ export function limitSetting(
   for (const lower of folder) {
     const value = parseNumberSetting(name, lower.value, fallback, lower.label, configError);
     if (value < limit) limit = value;
-    else if (value > own) layers.sources.notes.push(`(${lower.label} was ignored: a folder may lower this limit, not raise it; ${own.toLocaleString('en-US')} stays)`);
+    else if (value > own) layers.sources.notes.push(`(${lower.label} was ignored: a folder may lower this limit, not raise it; ${digits(own)} stays)`);
   }
   return limit;
 }

@@ -1,5 +1,6 @@
 /** The most a tool result from an MCP server may put in front of the model, like the built-in tools. */
 export const MAX_RESULT_CHARS = 8_000;
+import { digits } from '../shared/text/count-text.ts';
 
 type Block = { type?: unknown; [key: string]: unknown };
 
@@ -15,14 +16,14 @@ function describeBlock(block: Block): string {
     case 'image':
     case 'audio': {
       const data = text(block.data) ?? '';
-      return `[${block.type} ${text(block.mimeType) ?? 'of unknown type'}, ${decodedBytes(data).toLocaleString('en-US')} bytes, not shown to you]`;
+      return `[${block.type} ${text(block.mimeType) ?? 'of unknown type'}, ${digits(decodedBytes(data))} bytes, not shown to you]`;
     }
     case 'resource': {
       const resource = (block.resource ?? {}) as Block;
       const uri = text(resource.uri) ?? 'unknown';
       const body = text(resource.text);
       if (body !== undefined) return `[resource ${uri}]\n${body}`;
-      return `[resource ${uri}, ${text(resource.mimeType) ?? 'binary'}, ${decodedBytes(text(resource.blob) ?? '').toLocaleString('en-US')} bytes, not shown to you]`;
+      return `[resource ${uri}, ${text(resource.mimeType) ?? 'binary'}, ${digits(decodedBytes(text(resource.blob) ?? ''))} bytes, not shown to you]`;
     }
     case 'resource_link':
       return `[resource link ${text(block.uri) ?? ''}${block.name ? ` (${String(block.name)})` : ''}]`;
@@ -34,7 +35,7 @@ function describeBlock(block: Block): string {
 /** Cuts `body` to the bound, saying so, so the model never mistakes a cut result for a whole one. */
 export function bounded(body: string, limit = MAX_RESULT_CHARS): string {
   if (body.length <= limit) return body;
-  return `${body.slice(0, limit)}\n[… cut: the result had ${body.length.toLocaleString('en-US')} characters, only the first ${limit.toLocaleString('en-US')} are shown]`;
+  return `${body.slice(0, limit)}\n[… cut: the result had ${digits(body.length)} characters, only the first ${digits(limit)} are shown]`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { bounded, decodedBytes } from './call-result.ts';
 import { binaryPart, blobText } from './resource-contents.ts';
+import { digits } from '../shared/text/count-text.ts';
 
 /** The most a prompt's messages put into the user's turn, like one attached file. */
 export const MAX_PROMPT_CHARS = 16_000;
@@ -31,7 +32,7 @@ function blockText(block: Block, skipped: string[]): string | undefined {
       return `[resource link ${text(block.uri) ?? ''}${block.name ? ` (${String(block.name)})` : ''}]`;
     case 'image':
     case 'audio': {
-      skipped.push(`${block.type} (${text(block.mimeType) ?? 'of unknown type'}, ${decodedBytes(text(block.data) ?? '').toLocaleString('en-US')} bytes)`);
+      skipped.push(`${block.type} (${text(block.mimeType) ?? 'of unknown type'}, ${digits(decodedBytes(text(block.data) ?? ''))} bytes)`);
       return `[${skipped.at(-1)}: not sent, Sylvan sends prompts as text]`;
     }
     default:

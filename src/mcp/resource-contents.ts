@@ -1,4 +1,5 @@
 import { bounded, decodedBytes } from './call-result.ts';
+import { digits } from '../shared/text/count-text.ts';
 
 /** MIME types whose bytes are text: a blob of one is decoded rather than skipped. */
 const TEXTUAL = /^text\/|^application\/(?:[\w.+-]*\+)?(?:json|xml|yaml|x-yaml|javascript|x-sh|csv|toml)\b/i;
@@ -20,7 +21,7 @@ export function blobText(blob: string, mimeType: string | undefined): string | u
 
 /** "binary demo://x (image/png, 1,234 bytes)". */
 export const binaryPart = (uri: string, mimeType: string | undefined, blob: string): string =>
-  `binary ${uri} (${mimeType ?? 'of unknown type'}, ${decodedBytes(blob).toLocaleString('en-US')} bytes)`;
+  `binary ${uri} (${mimeType ?? 'of unknown type'}, ${digits(decodedBytes(blob))} bytes)`;
 
 /**
  * A `resources/read` result as text, under the same bound as a tool result (8,000 characters,

@@ -1,6 +1,6 @@
 import { tool, type ToolSet } from 'ai';
 import { z } from 'zod';
-import { countOf } from '../tools/count-of.ts';
+import { countOf } from '../shared/text/count-text.ts';
 import { bounded } from './call-result.ts';
 import { listResourcesSpec, readResourceSpec } from './resource-tool-specs.ts';
 import type { ResourceText } from './resource-contents.ts';

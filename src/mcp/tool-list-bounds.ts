@@ -1,4 +1,4 @@
-import { countOf } from '../tools/count-of.ts';
+import { countOf, digits } from '../shared/text/count-text.ts';
 
 /** Tools one server may offer the model unless its `mcpServers` entry says `maxTools`. */
 export const DEFAULT_MAX_TOOLS = 100;
@@ -42,14 +42,14 @@ export function boundToolList<T extends ToolDefinition>(tools: readonly T[], bou
   return { kept, keptBytes, listedCount: tools.length, listedBytes };
 }
 
-const kilobytes = (bytes: number): string => `${Math.max(1, Math.round(bytes / 1000)).toLocaleString('en-US')} kB`;
+const kilobytes = (bytes: number): string => `${digits(Math.max(1, Math.round(bytes / 1000)))} kB`;
 
 /** The one line for the user when a server's tools were left out, or undefined when all were offered. */
 export function leftOutLine(server: string, list: BoundedToolList<ToolDefinition>): string | undefined {
   if (list.kept.length === list.listedCount) return undefined;
   return (
     `(MCP server ${server} offers ${countOf(list.listedCount, 'tool')} (${kilobytes(list.listedBytes)} of definitions); ` +
-    `only the first ${list.kept.length.toLocaleString('en-US')} (${kilobytes(list.keptBytes)}) go to the model. ` +
+    `only the first ${digits(list.kept.length)} (${kilobytes(list.keptBytes)}) go to the model. ` +
     `"maxTools" and "maxToolSchemaBytes" in its mcpServers entry raise the bound)`
   );
 }

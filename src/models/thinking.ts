@@ -1,5 +1,6 @@
 import { ConfigError } from '../shared/config-error.ts';
 import { thinkingSupportOf } from './model-catalogue.ts';
+import { digits } from '../shared/text/count-text.ts';
 
 /** `auto` leaves the model's own default (DashScope: hybrid models answer without thinking). */
 export type ThinkingMode = 'on' | 'off' | 'auto';
@@ -64,7 +65,7 @@ export function thinkingRequest(
 /** "thinking on (budget 2,000 tokens)", "qwq-plus always thinks", for /think and the banner. */
 export function describeThinking(model: string, setting: ThinkingSetting): string {
   const support = thinkingSupportOf(model);
-  const budget = setting.budget !== undefined ? ` (budget ${setting.budget.toLocaleString('en-US')} tokens)` : '';
+  const budget = setting.budget !== undefined ? ` (budget ${digits(setting.budget)} tokens)` : '';
   if (support === 'always') return `${model} always thinks${budget}`;
   if (support === 'never') return `${model} has no thinking mode`;
   if (setting.mode === 'auto') return `thinking: the model's default for ${model}${budget}`;

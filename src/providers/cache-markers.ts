@@ -1,7 +1,7 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Message, LanguageModelV4Middleware } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
 import { COMPACTION_SUMMARY_PREFIX } from '../shared/compaction-summary.ts';
-import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens } from '../shared/token-estimate.ts';
+import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens } from '../shared/text/token-estimate.ts';
 
 /**
  * DashScope's explicit context cache (Alibaba Cloud Model Studio, "Context cache"): a

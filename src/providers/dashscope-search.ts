@@ -1,4 +1,4 @@
-import { sanitizeLine } from '../shared/sanitize.ts';
+import { sanitizeLine } from '../shared/text/sanitize.ts';
 
 /** One source DashScope's server-side search reports (`search_info.search_results[]`). */
 export interface SearchSource {

@@ -2,7 +2,7 @@ import type { ApprovalRequest } from '../agent/loop/turn-options.ts';
 import type { Config } from '../config/config.ts';
 import type { CommandSandbox } from '../sandbox/command-sandbox.ts';
 import type { CallDescription, ToolSpecLookup } from '../tools/tool-spec.ts';
-import { formatCall } from '../shared/call-text.ts';
+import { formatCall } from '../shared/text/call-text.ts';
 
 /** What the user sees before approving a call: a summary line and a preview. */
 export function approvalPreview(

@@ -31,6 +31,7 @@ import type { TurnRequest, TurnRunner } from './runtime.ts';
 import { withCost } from './turn-cost.ts';
 import { busyAgain, collectWhenIdle } from './idle-collector.ts';
 import { notifyWhenLong } from './long-turn-notification.ts';
+import { digits } from '../shared/text/count-text.ts';
 
 export interface TurnRunnerOptions {
   config: Config;
@@ -107,7 +108,7 @@ export class RuntimeTurns implements TurnRunner {
       // A short history summarised at length would grow: keep it (a tiny /compact said ≈ 29 → 49 tokens).
       const [now, then] = [meter.fitter.estimate(conversation.messages), meter.fitter.estimate(result.messages)];
       if (then >= now) {
-        const message = `The history (≈ ${now.toLocaleString('en-US')} tokens) is already shorter than a summary of it (≈ ${then.toLocaleString('en-US')}); it was left as it was.`;
+        const message = `The history (≈ ${digits(now)} tokens) is already shorter than a summary of it (≈ ${digits(then)}); it was left as it was.`;
         return { ok: false, usage: result.usage, message };
       }
       conversation.replace(result.messages);

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { isInside, isSecretPath, toRelative } from './workspace-path.ts';
+import { digits } from './text/count-text.ts';
 
 export interface BoundedFileOptions {
   /** Bytes read at most: the rest of a longer file is never read. */
@@ -96,7 +97,7 @@ export function readBoundedFile(file: string, options: BoundedFileOptions): Boun
  */
 export function readWholeSmallFile(file: string, options: BoundedFileOptions): Exclude<BoundedFile, { cut: true }> {
   const read = readBoundedFile(file, options);
-  if (read.status === 'read' && read.cut) return { status: 'refused', reason: `it is larger than ${options.maxBytes.toLocaleString('en-US')} bytes` };
+  if (read.status === 'read' && read.cut) return { status: 'refused', reason: `it is larger than ${digits(options.maxBytes)} bytes` };
   return read as Exclude<BoundedFile, { cut: true }>;
 }
 

@@ -8,6 +8,7 @@
 
 /** Limits that keep one pattern cheap to expand and match. */
 const MAX_GLOB_LENGTH = 1_000;
+import { digits } from './text/count-text.ts';
 const MAX_BRACE_EXPANSIONS = 256;
 
 /**
@@ -18,7 +19,7 @@ export function globComplexityProblem(pattern: string): string | undefined {
   if (pattern.length > MAX_GLOB_LENGTH) return `the pattern is ${pattern.length} characters long; use at most ${MAX_GLOB_LENGTH}`;
   const expansions = parseSequence(pattern, 0, false).count;
   if (expansions > MAX_BRACE_EXPANSIONS) {
-    const shown = expansions >= Number.MAX_SAFE_INTEGER ? 'too many' : expansions.toLocaleString('en-US');
+    const shown = expansions >= Number.MAX_SAFE_INTEGER ? 'too many' : digits(expansions);
     return `the pattern's {…} braces expand to ${shown} patterns; use at most ${MAX_BRACE_EXPANSIONS} (for example a simpler wildcard)`;
   }
   return undefined;

@@ -6,7 +6,7 @@ import { fitToWindow } from '../../src/agent/context/context-window.ts';
 import { repairHistory } from '../../src/agent/context/history-repair.ts';
 import { COMPACTION_SUMMARY_PREFIX } from '../../src/shared/compaction-summary.ts';
 import { Conversation } from '../../src/agent/context/conversation.ts';
-import { estimateMessageTokens, TokenCalibration } from '../../src/shared/token-estimate.ts';
+import { estimateMessageTokens, TokenCalibration } from '../../src/shared/text/token-estimate.ts';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: text });
 const assistant = (text: string): ModelMessage => ({ role: 'assistant', content: text });

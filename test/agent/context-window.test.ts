@@ -4,7 +4,7 @@ import type { ModelMessage } from 'ai';
 import { fitToWindow } from '../../src/agent/context/context-window.ts';
 import { findUnansweredToolCalls, INTERRUPTED_TOOL_RESULT_TEXT, repairHistory } from '../../src/agent/context/history-repair.ts';
 import { COMPACTION_SUMMARY_PREFIX } from '../../src/shared/compaction-summary.ts';
-import { estimateMessageTokens } from '../../src/shared/token-estimate.ts';
+import { estimateMessageTokens } from '../../src/shared/text/token-estimate.ts';
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: text });
 const assistant = (text: string): ModelMessage => ({ role: 'assistant', content: text });

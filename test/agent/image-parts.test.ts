@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { ModelMessage } from 'ai';
 import { forTranscript, holdsImages, userContent, withoutImages } from '../../src/agent/loop/image-parts.ts';
-import { estimateMessageTokens, ATTACHMENT_TOKENS } from '../../src/shared/token-estimate.ts';
+import { estimateMessageTokens, ATTACHMENT_TOKENS } from '../../src/shared/text/token-estimate.ts';
 import { TINY_PNG } from '../helpers/pictures.ts';
 
 const image = { name: 'shots/pic.png', mediaType: 'image/png' as const, data: new Uint8Array(TINY_PNG) };

@@ -6,7 +6,7 @@ import {
   estimateTextTokens,
   MESSAGE_OVERHEAD_TOKENS,
   TokenCalibration,
-} from '../../src/shared/token-estimate.ts';
+} from '../../src/shared/text/token-estimate.ts';
 
 describe('estimateTextTokens', () => {
   test('counts about one token per Chinese character', () => {

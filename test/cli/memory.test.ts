@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { ModelMessage } from 'ai';
 import { SUMMARIZE_REQUEST } from '../../src/agent/context/compact.ts';
-import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens } from '../../src/shared/token-estimate.ts';
+import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens } from '../../src/shared/text/token-estimate.ts';
 import { hang, text, toolCalls, type ChatMessage, type DashScopeServer, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
 import { runCli, startCli } from '../helpers/cli.ts';
 import { tempWorkspace } from '../helpers/temp-workspace.ts';

@@ -6,7 +6,7 @@ import { hang, startDashScopeServer, text, toolCalls, type Reply } from '../help
 import { closeAtEnd, dashscopeEnv } from '../helpers/served.ts';
 import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { ask, startTerminal, startTerminalAtPrompt } from '../helpers/terminal.ts';
-import { displayWidth } from '../../src/shared/display-width.ts';
+import { displayWidth } from '../../src/shared/text/display-width.ts';
 
 const workspaces: string[] = [];
 after(() => workspaces.forEach((dir) => rmSync(dir, { recursive: true, force: true })));

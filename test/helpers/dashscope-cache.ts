@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { estimateTextTokens } from '../../src/shared/token-estimate.ts';
+import { estimateTextTokens } from '../../src/shared/text/token-estimate.ts';
 import type { ChatRequestBody, ScriptedUsage } from './dashscope-server.ts';
 
 /**

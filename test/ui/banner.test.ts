@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { Chalk } from 'chalk';
 import type { Config } from '../../src/config/config.ts';
 import { bannerLines } from '../../src/ui/repl/banner.ts';
-import { displayWidth } from '../../src/shared/display-width.ts';
+import { displayWidth } from '../../src/shared/text/display-width.ts';
 import { helpSections } from '../../src/ui/commands/help-columns.ts';
 
 const plain = new Chalk({ level: 0 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { sanitize, sanitizeLine } from '../../src/shared/sanitize.ts';
+import { sanitize, sanitizeLine } from '../../src/shared/text/sanitize.ts';
 import { jsonEventLine } from '../../src/ui/print/json-event-line.ts';
 
 // Every C1 control (U+0080–U+009F) and every bidi control (the marks U+200E/U+200F/U+061C,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { displayWidth, fitItems, wrapStyled, wrapToScreen } from '../../src/shared/display-width.ts';
+import { displayWidth, fitItems, wrapStyled, wrapToScreen } from '../../src/shared/text/display-width.ts';
 import { modeFooter } from '../../src/ui/render/mode-display.ts';
 import { FilterList } from '../../src/ui/input/filter-list.ts';
 

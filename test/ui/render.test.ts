@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { type AgentEvent, type StopReason } from '../../src/agent/loop/events.ts';
 import { emptyUsage } from '../../src/shared/token-usage.ts';
 import { chalkFor, EventRenderer, formatUsage, summariseResult, type Output } from '../../src/ui/render/render.ts';
-import { formatCall, oneLine } from '../../src/shared/call-text.ts';
+import { formatCall, oneLine } from '../../src/shared/text/call-text.ts';
 
 /** An Output that keeps what was written. */
 class Buffer implements Output {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sanitize, sanitizeLine } from '../../src/shared/sanitize.ts';
+import { sanitize, sanitizeLine } from '../../src/shared/text/sanitize.ts';
 
 describe('sanitize', () => {
   it('keeps ordinary text, CJK, emoji, newlines and tabs as they are', () => {

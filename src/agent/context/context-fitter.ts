@@ -1,8 +1,9 @@
 import type { ModelMessage, ToolSet } from 'ai';
 import { fitToWindow, toolResultCap, type FitOptions, type FitResult } from './context-window.ts';
 import { HistoryMeasures } from './history-measures.ts';
-import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens, TokenCalibration } from '../../shared/token-estimate.ts';
+import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens, TokenCalibration } from '../../shared/text/token-estimate.ts';
 import type { TokenUsage } from '../../shared/token-usage.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 interface ToolGroup {
   /** `server__*` for an MCP server's tools, `built-in` for Sylvan's own. */
@@ -141,7 +142,7 @@ export class ContextFitter {
       // The message would fit without the tools: they are what is too big, not what the user wrote.
       notice = this.toolsTooBigNotice();
     } else if (result.estimatedTokens > this.windowTokens - this.reservedTokens) {
-      notice = `(this message is about ${result.estimatedTokens.toLocaleString('en-US')} tokens, more than the ${Math.round(this.windowTokens / 1000)}k context window holds; sending it anyway, the model may refuse it)`;
+      notice = `(this message is about ${digits(result.estimatedTokens)} tokens, more than the ${Math.round(this.windowTokens / 1000)}k context window holds; sending it anyway, the model may refuse it)`;
     } else if (result.shortenedResults > 0) {
       notice = `(${result.shortenedResults} long tool result${result.shortenedResults === 1 ? '' : 's'} shortened to fit the context window)`;
     }
@@ -155,9 +156,9 @@ export class ContextFitter {
     const largest = this.toolGroups[0];
     const who =
       largest && largest.prefix !== 'built-in'
-        ? `; most are ${largest.prefix} (${largest.count.toLocaleString('en-US')} tools, about ${largest.tokens.toLocaleString('en-US')} tokens): "maxTools" in that MCP server's settings entry offers fewer`
+        ? `; most are ${largest.prefix} (${digits(largest.count)} tools, about ${digits(largest.tokens)} tokens): "maxTools" in that MCP server's settings entry offers fewer`
         : '';
-    return `(the definitions of the ${count.toLocaleString('en-US')} tools take about ${this.toolTokens.toLocaleString('en-US')} tokens, more than the ${window} context window leaves for them${who}; sending anyway, the model may refuse it)`;
+    return `(the definitions of the ${digits(count)} tools take about ${digits(this.toolTokens)} tokens, more than the ${window} context window leaves for them${who}; sending anyway, the model may refuse it)`;
   }
 
   /** A history that does not fit whole: the turns kept since the last eviction while they fit, else a new eviction. */

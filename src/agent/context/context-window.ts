@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { estimateMessageTokens, estimateToolOutputTokens } from '../../shared/token-estimate.ts';
+import { estimateMessageTokens, estimateToolOutputTokens } from '../../shared/text/token-estimate.ts';
 import { capToolResults, MIN_SHORTENED_RESULT_TOKENS } from './tool-result-shortening.ts';
 
 import { isCompactionSummary } from '../../shared/compaction-summary.ts';

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { measureMessage, type FitResult } from './context-window.ts';
-import { estimateMessageTokens } from '../../shared/token-estimate.ts';
+import { estimateMessageTokens } from '../../shared/text/token-estimate.ts';
 
 /** A fit of the whole history, and the raw (uncalibrated) estimate of what it keeps, for `observe`. */
 export interface WholeFit extends FitResult {

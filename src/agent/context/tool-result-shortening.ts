@@ -1,5 +1,6 @@
 import type { ModelMessage, ToolResultPart } from 'ai';
-import { countCharacters, estimateToolOutputTokens, isDenseCodePoint, tokensForCounts } from '../../shared/token-estimate.ts';
+import { countCharacters, estimateToolOutputTokens, isDenseCodePoint, tokensForCounts } from '../../shared/text/token-estimate.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 type ToolResultOutput = ToolResultPart['output'];
 
@@ -18,7 +19,7 @@ function shortenText(text: string, maxTokens: number): string {
   const { dense, other } = countCharacters(text);
   if (tokensForCounts(dense, other) <= maxTokens) return text;
   const keptLength = prefixLengthWithin(text, Math.max(0, maxTokens - NOTE_TOKENS));
-  const note = `[… shortened from ${text.length.toLocaleString('en-US')} to ${keptLength.toLocaleString('en-US')} characters to fit the context window]`;
+  const note = `[… shortened from ${digits(text.length)} to ${digits(keptLength)} characters to fit the context window]`;
   return keptLength === 0 ? note : `${text.slice(0, keptLength)}\n${note}`;
 }
 

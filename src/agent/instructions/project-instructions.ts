@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { readBoundedFile } from '../../shared/bounded-file.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 /** Each file's share of the system prompt; past it the rest is cut, with a note the model reads. */
 const MAX_INSTRUCTION_CHARS = 12_000;
@@ -49,11 +50,11 @@ function read(place: Place, name: string, secretPatterns: readonly string[], ref
   text = text.trim();
   if (text === '') return undefined;
   if (text.length <= MAX_INSTRUCTION_CHARS && !found.cut) return { label, path, text };
-  const size = found.size.toLocaleString('en-US');
+  const size = digits(found.size);
   return {
     label,
     path,
-    text: `${text.slice(0, MAX_INSTRUCTION_CHARS)}\n[… ${label} was cut here: it has ${size} bytes, only the first ${MAX_INSTRUCTION_CHARS.toLocaleString('en-US')} characters are included]`,
+    text: `${text.slice(0, MAX_INSTRUCTION_CHARS)}\n[… ${label} was cut here: it has ${size} bytes, only the first ${digits(MAX_INSTRUCTION_CHARS)} characters are included]`,
     cutFrom: found.size,
   };
 }

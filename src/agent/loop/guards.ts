@@ -2,6 +2,7 @@ import type { BreakerThresholds, TrippedBreaker } from './circuit-breaker.ts';
 import type { StopReason } from './events.ts';
 import type { TokenUsage } from '../../shared/token-usage.ts';
 import { canonicalJson } from './call-signature.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 export { canonicalJson };
 
@@ -67,7 +68,7 @@ export function guardMessage(
     }
     case 'token-budget': {
       const used = state.usage.inputTokens + state.usage.outputTokens;
-      return `Stopped: this turn used ${used.toLocaleString('en-US')} tokens, over the budget of ${state.limits.tokenBudget.toLocaleString('en-US')} (--token-budget / SYLVAN_TOKEN_BUDGET).`;
+      return `Stopped: this turn used ${digits(used)} tokens, over the budget of ${digits(state.limits.tokenBudget)} (--token-budget / SYLVAN_TOKEN_BUDGET).`;
     }
     case 'max-steps':
       return `Stopped after ${state.steps} steps (--max-steps / SYLVAN_MAX_STEPS) while the model was still calling tools. Say "continue" to let it go on, or raise the limit.`;

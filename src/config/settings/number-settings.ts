@@ -15,6 +15,7 @@ const NUMBER_SETTINGS = {
   SYLVAN_MCP_START_TIMEOUT: { flag: undefined, min: 1, max: 600, unit: 'seconds' },
   SYLVAN_NOTIFY_AFTER: { flag: undefined, min: 0, max: 86_400, unit: 'seconds' },
 } as const satisfies Record<string, { flag: string | undefined; min: number; max: number; unit: string }>;
+import { digits } from '../../shared/text/count-text.ts';
 
 export type NumberSettingName = keyof typeof NUMBER_SETTINGS;
 
@@ -39,7 +40,7 @@ export function parseNumberSetting(
   if (!Number.isSafeInteger(value) || value < min || value > max) {
     const printable = text.replace(/[\u0000-\u001f\u007f]/g, '?');
     const shown = printable.length > 40 ? `${printable.slice(0, 40)}…` : printable;
-    throw makeError(`${shownAs} must be a whole number from ${min} to ${max.toLocaleString('en-US')} (${unit}), got "${shown}".`);
+    throw makeError(`${shownAs} must be a whole number from ${min} to ${digits(max)} (${unit}), got "${shown}".`);
   }
   return value;
 }

@@ -9,6 +9,8 @@
  * overflow again. To teach Sylvan a new error, add its code or wording to `MEANINGS`.
  */
 
+import { digits } from '../../shared/text/count-text.ts';
+
 /** What an error said about itself, from whichever place it arrived. */
 export interface Problem {
   /** The HTTP status; 200 when the error came inside a successful response. */
@@ -233,7 +235,7 @@ const LINES: Record<Exclude<ErrorKind, 'not-a-stream'>, (p: Problem, c: LineCont
     return `${c.label}'s content moderation blocked the ${what}${statusAndCode(p)}${said(p)}. ${advice}`;
   },
   'context-too-long': (p, c) => {
-    const assumed = c.contextTokens ? `a window of ${c.contextTokens.toLocaleString('en-US')} tokens` : 'the window';
+    const assumed = c.contextTokens ? `a window of ${digits(c.contextTokens)} tokens` : 'the window';
     const advice = c.compacting ? '/clear starts over.' : '/compact summarises the conversation, /clear starts over.';
     return `The conversation is too long for ${c.model}${statusAndCode(p)}${said(p)}. Sylvan assumed ${assumed} (SYLVAN_CONTEXT_TOKENS); ${advice}`;
   },

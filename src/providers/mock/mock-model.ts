@@ -7,7 +7,7 @@ import type {
   LanguageModelV4ToolCall,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
-import { estimateTextTokens } from '../../shared/token-estimate.ts';
+import { estimateTextTokens } from '../../shared/text/token-estimate.ts';
 import { decideMockReply } from './mock-intent.ts';
 import type { AvailableTools } from './mock-tool-intents.ts';
 import { withMockReasoning } from './mock-reasoning.ts';

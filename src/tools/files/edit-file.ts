@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../../shared/atomic-write.ts';
 import { unifiedDiff } from './unified-diff.ts';
 import { resolveWorkspaceTarget, type WorkspaceToolOptions, type WorkspaceTarget } from '../../shared/workspace-path.ts';
-import { countOf } from '../count-of.ts';
-import { sanitize, sanitizeLine } from '../../shared/sanitize.ts';
+import { countOf } from '../../shared/text/count-text.ts';
+import { sanitize, sanitizeLine } from '../../shared/text/sanitize.ts';
 
 export interface EditFileInput {
   path: string;

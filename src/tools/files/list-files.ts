@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { globComplexityProblem, matchesGlob } from '../../shared/glob.ts';
 import { holdsSecrets, resolveWorkspaceTarget, toRelative, type WorkspaceToolOptions } from '../../shared/workspace-path.ts';
 import { gitignoreRules, type ActiveRules, type GitignoreRules } from './gitignore-rules.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 const MAX_LISTED_ENTRIES = 200;
 const MAX_RESULT_CHARS = 8_000;
@@ -186,20 +187,20 @@ function formatListing(relativePath: string, walk: Walk): string {
     lines.push(walk.pattern === undefined && !walk.stopped ? `${where} is empty` : `No entries${matching} under ${where}`);
   } else {
     const noun = walk.matched === 1 && !walk.stopped ? 'entry' : 'entries';
-    lines.push(`${atLeast}${walk.matched.toLocaleString('en-US')} ${noun}${matching} under ${where}`);
+    lines.push(`${atLeast}${digits(walk.matched)} ${noun}${matching} under ${where}`);
     lines.push(...walk.shown);
   }
   const hidden = walk.matched - walk.shown.length;
   if (hidden > 0) {
-    lines.push(`… ${atLeast}${hidden.toLocaleString('en-US')} more entries not shown; narrow the path or pattern`);
+    lines.push(`… ${atLeast}${digits(hidden)} more entries not shown; narrow the path or pattern`);
   }
   if (walk.stopped) {
-    lines.push(`[the listing stopped after ${MAX_VISITED_ENTRIES.toLocaleString('en-US')} entries; list a smaller folder]`);
+    lines.push(`[the listing stopped after ${digits(MAX_VISITED_ENTRIES)} entries; list a smaller folder]`);
   }
   if (walk.depthLimited) {
     lines.push(`[folders nested deeper than ${MAX_DEPTH} levels were not opened; list a deeper path to see them]`);
   }
   if (walk.skippedFolders) lines.push('[.git and node_modules folders are not listed]');
-  if (walk.ignored > 0) lines.push(`[${walk.ignored.toLocaleString('en-US')} entr${walk.ignored === 1 ? 'y' : 'ies'} .gitignore names not listed; list such a folder by its path to see it]`);
+  if (walk.ignored > 0) lines.push(`[${digits(walk.ignored)} entr${walk.ignored === 1 ? 'y' : 'ies'} .gitignore names not listed; list such a folder by its path to see it]`);
   return lines.join('\n');
 }

@@ -4,7 +4,7 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import path from 'node:path';
 import { isInside, openWorkspaceFile, resolveWorkspaceTarget, type WorkspaceTarget, type WorkspaceToolOptions } from '../../shared/workspace-path.ts';
-import { countOf } from '../count-of.ts';
+import { countOf, digits } from '../../shared/text/count-text.ts';
 
 /** Hard cap on the text handed to the model, whatever the file. */
 export const MAX_READ_RESULT_CHARS = 8_000;
@@ -53,7 +53,7 @@ export function createReadFileTool(options: WorkspaceToolOptions & ReadOnlyFolde
       const bytes = await readPrefix(target, userPath, Math.min(stats.size, MAX_READ_BYTES));
       abortSignal?.throwIfAborted();
       if (looksBinary(bytes)) {
-        return `${target.relativePath} is a binary file (${stats.size.toLocaleString('en-US')} bytes); its contents cannot be shown as text.`;
+        return `${target.relativePath} is a binary file (${digits(stats.size)} bytes); its contents cannot be shown as text.`;
       }
       return formatWindow(target.relativePath, stats.size, bytes, offset, limit);
     },
@@ -136,7 +136,7 @@ function formatWindow(displayPath: string, size: number, bytes: Buffer, offset: 
   const total = lines.length;
 
   const header = isPartial
-    ? `${displayPath} (${formatSize(size)}; more than ${total.toLocaleString('en-US')} lines, of which read_file can reach only the first ${formatSize(MAX_READ_BYTES)})`
+    ? `${displayPath} (${formatSize(size)}; more than ${digits(total)} lines, of which read_file can reach only the first ${formatSize(MAX_READ_BYTES)})`
     : `${displayPath} (${countOf(total, 'line')}, ${formatSize(size)})`;
   if (total === 0) return `${header}\n[the file is empty]`;
   if (offset > total) {
@@ -177,7 +177,7 @@ function formatWindow(displayPath: string, size: number, bytes: Buffer, offset: 
   }
   if (cutLines > 0) {
     output.push(
-      `[${countOf(cutLines, 'line')} longer than ${MAX_LINE_CHARS.toLocaleString('en-US')} characters ${cutLines === 1 ? 'was' : 'were'} cut; read_file cannot show the cut part]`,
+      `[${countOf(cutLines, 'line')} longer than ${digits(MAX_LINE_CHARS)} characters ${cutLines === 1 ? 'was' : 'were'} cut; read_file cannot show the cut part]`,
     );
   }
   const result = output.join('\n');
@@ -187,7 +187,7 @@ function formatWindow(displayPath: string, size: number, bytes: Buffer, offset: 
 function cutLine(line: string): string {
   // Never split a surrogate pair: half an emoji is not valid text.
   const end = /[\uDC00-\uDFFF]/.test(line.charAt(MAX_LINE_CHARS)) ? MAX_LINE_CHARS - 1 : MAX_LINE_CHARS;
-  return `${line.slice(0, end)} … [line cut: ${(line.length - end).toLocaleString('en-US')} more characters]`;
+  return `${line.slice(0, end)} … [line cut: ${digits(line.length - end)} more characters]`;
 }
 
 /** Sizes as people read them: "345 bytes", "1.2 kB", "3.4 MB" (decimal units). */

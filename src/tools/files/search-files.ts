@@ -8,7 +8,7 @@ import { matchesGlob } from '../../shared/glob.ts';
 import { walkUnignored } from './gitignore-walk.ts';
 import type { SearchJob, SearchMessage } from './search-worker.ts';
 import { resolveWorkspaceTarget, type WorkspaceToolOptions } from '../../shared/workspace-path.ts';
-import { countOf } from '../count-of.ts';
+import { countOf, digits } from '../../shared/text/count-text.ts';
 
 export interface SearchFilesInput {
   pattern: string;
@@ -183,7 +183,7 @@ function formatResult(
   } else if (collected.done === undefined) {
     notes.push(`[the search was stopped after ${(walk.timeLimitMs / 1000).toFixed(1)} s; results above are partial. Narrow path or glob]`);
   }
-  if (walk.truncated) notes.push(`[only the first ${MAX_FILES.toLocaleString('en-US')} files were searched; narrow path or glob]`);
+  if (walk.truncated) notes.push(`[only the first ${digits(MAX_FILES)} files were searched; narrow path or glob]`);
   const done = collected.done;
   if (done && done.tooLarge > 0) notes.push(`[${countOf(done.tooLarge, 'file')} over 2 MB not searched]`);
   if (walk.secretsSkipped > 0) notes.push(`[${countOf(walk.secretsSkipped, 'secret file')} (such as .env) not searched]`);
@@ -199,5 +199,5 @@ function formatResult(
 }
 
 function matchCount(count: number): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? 'match' : 'matches'}`;
+  return `${digits(count)} ${count === 1 ? 'match' : 'matches'}`;
 }

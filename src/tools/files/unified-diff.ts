@@ -1,4 +1,4 @@
-import { countOf } from '../count-of.ts';
+import { countOf } from '../../shared/text/count-text.ts';
 
 const CONTEXT_LINES = 3;
 /** A diff bigger than this is cut in the approval preview; the edit itself is not. */

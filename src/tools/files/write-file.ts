@@ -5,9 +5,9 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../shared/atomic-write.ts';
 import { resolveWorkspaceTarget, type WorkspaceToolOptions } from '../../shared/workspace-path.ts';
-import { countOf } from '../count-of.ts';
+import { countOf } from '../../shared/text/count-text.ts';
 import { unifiedDiff } from './unified-diff.ts';
-import { sanitize } from '../../shared/sanitize.ts';
+import { sanitize } from '../../shared/text/sanitize.ts';
 
 export interface WriteFileInput {
   path: string;

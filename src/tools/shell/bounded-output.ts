@@ -1,4 +1,4 @@
-import { countOf } from '../count-of.ts';
+import { countOf } from '../../shared/text/count-text.ts';
 
 /**
  * Keeps the first `headBytes` and the last `tailBytes` of a stream of any length, counting what

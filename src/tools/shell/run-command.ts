@@ -10,7 +10,7 @@ import { maskVanished, type CommandSandbox, type Invocation } from '../../sandbo
 import type { NetworkGrants } from '../../sandbox/network-grants.ts';
 import { LatestLines } from './latest-lines.ts';
 import { formatCommandResult } from './command-result.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 import { MAX_TIMEOUT_SECONDS } from './command-timeouts.ts';
 
 export interface RunCommandInput {

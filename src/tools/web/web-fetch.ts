@@ -4,6 +4,7 @@ import { addressPolicy, BlockedAddressError, refusedHost, type AddressPolicy } f
 import { guardedGet, type HopResult } from './guarded-get.ts';
 import { preloadHtmlLibraries } from './html-to-markdown.ts';
 import { describePage } from './page-text.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 /** What the model reads from one page, at most. */
 export const MAX_FETCH_RESULT_CHARS = 10_000;
@@ -145,7 +146,7 @@ function bounded(page: { heading: string; text: string; notes: string[] }, url: 
   const notes = [...page.notes];
   let text = page.text;
   if (text.length > room) {
-    notes.push(`showing the first ${room.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters; ${(text.length - room).toLocaleString('en-US')} left out`);
+    notes.push(`showing the first ${digits(room)} of ${digits(text.length)} characters; ${digits(text.length - room)} left out`);
     text = text.slice(0, room);
   }
   return [head, '', text, ...(notes.length > 0 ? ['', `(${notes.join('; ')}.)`] : [])].join('\n');

@@ -2,7 +2,7 @@ import type { AvailableCommand } from '@agentclientprotocol/sdk';
 import { Chalk } from 'chalk';
 import { findCommand, type LoadedCommands } from '../../prompt-files/custom-command.ts';
 import type { CommandTurn } from '../state/command-turn.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 import type { AcpSession } from './acp-session.ts';
 
 const UNDO: AvailableCommand = { name: 'undo', description: "Reverse the files the last turn changed (Sylvan's checkpoints)" };

@@ -11,7 +11,7 @@ import type { EditorFiles } from '../../shared/editor-files.ts';
 import { isApprovalMode } from '../../tools/approval-mode.ts';
 import { prepareHome } from '../../session/session-home.ts';
 import { openResumed } from '../commands/resume.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 import { availableCommands, runSlashCommand } from './acp-commands.ts';
 import { AcpSession, modeState } from './acp-session.ts';
 import { editorFilesOf } from './editor-files-client.ts';

@@ -3,7 +3,7 @@ import type { ApprovalAnswer, ApprovalAsker, ApprovalQuestion } from '../../appr
 import type { ApprovalScope, CallDescription } from '../../tools/tool-spec.ts';
 import { approvalChoices, type ApprovalAnswer as MenuAnswer } from './approval-menu.ts';
 import type { LineReader } from '../input/line-reader-contract.ts';
-import { sanitize, sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitize, sanitizeLine } from '../../shared/text/sanitize.ts';
 
 /** What the user is shown before saying yes or no. */
 export type DescribeCall = (request: ApprovalRequest) => Promise<CallDescription>;

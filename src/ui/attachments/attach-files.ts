@@ -3,6 +3,7 @@ import { attachedFileBlock } from '../../files/attached-file.ts';
 import { isImagePath, MAX_IMAGES_PER_MESSAGE, readImageFile, type ImageAttachment } from '../../files/image-file.ts';
 import { resolveWorkspaceTarget } from '../../shared/workspace-path.ts';
 import { pastedImagePaths } from './attach-images.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 /** The most of one file attached to a message. */
 export const MAX_ATTACHED_CHARS = 16_000;
@@ -66,12 +67,12 @@ export async function attachFiles(
       const target = await resolveWorkspaceTarget(options.workspaceRoot, userPath, { secretPatterns: options.secretPatterns ?? [] });
       const info = await stat(target.absolutePath);
       if (!info.isFile()) throw new Error(`${target.relativePath} is not a file`);
-      if (budget <= 0) throw new Error(`the message already carries ${MAX_ATTACHED_TOTAL_CHARS.toLocaleString('en-US')} characters of files`);
+      if (budget <= 0) throw new Error(`the message already carries ${digits(MAX_ATTACHED_TOTAL_CHARS)} characters of files`);
       const limit = Math.min(MAX_ATTACHED_CHARS, budget);
       const text = await readStart(target.absolutePath, limit * 4);
       if (text.includes('\0')) throw new Error(`${target.relativePath} is a binary file`);
       const kept = text.slice(0, limit);
-      const cut = kept.length < text.length || info.size > limit * 4 ? `\n[… cut at ${limit.toLocaleString('en-US')} characters of ${info.size.toLocaleString('en-US')} bytes]` : '';
+      const cut = kept.length < text.length || info.size > limit * 4 ? `\n[… cut at ${digits(limit)} characters of ${digits(info.size)} bytes]` : '';
       budget -= kept.length;
       message += attachedFileBlock(target.relativePath, `${kept}${cut}`);
       files.push(target.relativePath);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isImagePath } from '../../files/image-file.ts';
 import { visionModelFor } from '../../models/model-catalogue.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 
 /** A word, a quoted path, or a path whose spaces are escaped with `\` (as terminals paste a dropped file). */
 const WORDS = /'([^']+)'|"([^"]+)"|((?:\\\s|\S)+)/g;

@@ -3,7 +3,7 @@ import type { ImageAttachment } from '../../files/image-file.ts';
 import { acceptsImages } from '../../models/model-catalogue.ts';
 import { attachFiles } from './attach-files.ts';
 import { cannotSeeImages } from './attach-images.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 
 export interface AttachmentContext {
   workspaceRoot: string;

@@ -5,7 +5,7 @@ import { unifiedDiff } from '../../tools/files/unified-diff.ts';
 import { askOneKey, KEEP_OR_OVERWRITE } from '../state/one-key-question.ts';
 import { formatPreview } from '../approval/preview-view.ts';
 import type { ReplState } from '../state/repl-state.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 
 const FILES_LISTED = 3;
 

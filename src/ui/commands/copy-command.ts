@@ -1,7 +1,8 @@
 import type { ModelMessage } from 'ai';
 import type { SessionControl } from '../../runtime/runtime.ts';
 import type { CommandState } from '../state/repl-state.ts';
-import { sanitize } from '../../shared/sanitize.ts';
+import { sanitize } from '../../shared/text/sanitize.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 /** Terminals cap what one OSC 52 may carry (xterm ~100 kB of base64, some far less): past this, say so instead. */
 export const MAX_COPY_BYTES = 100_000;
@@ -33,10 +34,10 @@ export function copyCommand(state: CommandState<Pick<SessionControl, 'conversati
   const text = sanitize(answer);
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_COPY_BYTES) {
-    return state.print(`  The last answer is ${Math.ceil(bytes / 1000).toLocaleString('en-US')} kB; /copy sends at most ${MAX_COPY_BYTES / 1000} kB. /export writes the session to a file.`);
+    return state.print(`  The last answer is ${digits(Math.ceil(bytes / 1000))} kB; /copy sends at most ${MAX_COPY_BYTES / 1000} kB. /export writes the session to a file.`);
   }
   state.writeTerminal(osc52(text));
-  state.print(`  Copied the last answer (${text.length.toLocaleString('en-US')} characters) to the clipboard.`);
+  state.print(`  Copied the last answer (${digits(text.length)} characters) to the clipboard.`);
   const tmux = process.env.TMUX ? ' In tmux it needs `set -g set-clipboard on`.' : '';
   state.print(state.dim(`  (Through the terminal, OSC 52: a terminal that does not allow it ignores it.${tmux})`));
 }

@@ -6,7 +6,7 @@ import { resolveWorkspaceTarget, type WorkspaceTarget } from '../../shared/works
 import type { ModelControl, SessionControl } from '../../runtime/runtime.ts';
 import { askOneKey, KEEP_OR_OVERWRITE } from '../state/one-key-question.ts';
 import type { CommandState } from '../state/repl-state.ts';
-import { sanitize, sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitize, sanitizeLine } from '../../shared/text/sanitize.ts';
 
 /** Names tried after the default one is taken: `…-2.md` up to this. */
 const MAX_NAME_TRIES = 100;

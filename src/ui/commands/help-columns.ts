@@ -1,4 +1,4 @@
-import { displayWidth, padToWidth, wrapStyled } from '../../shared/display-width.ts';
+import { displayWidth, padToWidth, wrapStyled } from '../../shared/text/display-width.ts';
 
 /** Names and what they do: one list of `/help`. */
 export type HelpRows = readonly (readonly [name: string, description: string])[];

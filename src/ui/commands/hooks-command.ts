@@ -1,5 +1,5 @@
 import type { ReplState } from '../state/repl-state.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 
 /**
  * `/hooks`: every configured hook with its event and matcher, the file it came from, whether it

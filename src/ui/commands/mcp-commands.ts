@@ -1,17 +1,18 @@
 import type { ReplState } from '../state/repl-state.ts';
 import { argumentSummary } from '../../prompt-files/mcp-prompt-arguments.ts';
-import { wrapStyled } from '../../shared/display-width.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { wrapStyled } from '../../shared/text/display-width.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 /** Names listed per kind in `/mcp` at most; the rest are counted. */
 const MAX_LISTED = 60;
 const LABEL_WIDTH = 11;
 
-const plural = (count: number, noun: string) => `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+const plural = (count: number, noun: string) => `${digits(count)} ${noun}${count === 1 ? '' : 's'}`;
 
 /** `count` with "of N (why)" when the server listed more than Sylvan kept. */
 const counted = (count: number, noun: string, listed: number | undefined, why: string) =>
-  listed === undefined ? plural(count, noun) : `${count.toLocaleString('en-US')} ${noun}s of ${listed.toLocaleString('en-US')} (${why})`;
+  listed === undefined ? plural(count, noun) : `${digits(count)} ${noun}s of ${digits(listed)} (${why})`;
 
 /**
  * `/mcp`: each configured server with its status, its tools, prompts and resources by name
@@ -52,7 +53,7 @@ export function showMcpServers(state: ReplState): void {
 function listed(state: ReplState, width: number, label: string, names: readonly string[], hint?: string): void {
   if (names.length === 0) return;
   const shown = names.slice(0, MAX_LISTED).map(sanitizeLine);
-  const more = names.length > MAX_LISTED ? [`… ${(names.length - MAX_LISTED).toLocaleString('en-US')} more`] : [];
+  const more = names.length > MAX_LISTED ? [`… ${digits(names.length - MAX_LISTED)} more`] : [];
   const text = [...shown, ...more].join(', ') + (hint ? ` (${hint})` : '');
   const indent = 4 + LABEL_WIDTH;
   wrapStyled(text, width - indent).forEach((line, index) => {
@@ -68,7 +69,7 @@ export function showInstructions(state: ReplState): void {
     return;
   }
   for (const file of files) {
-    const cut = file.cutFrom === undefined ? '' : ` (cut: ${file.cutFrom.toLocaleString('en-US')} bytes in the file)`;
+    const cut = file.cutFrom === undefined ? '' : ` (cut: ${digits(file.cutFrom)} bytes in the file)`;
     state.print(`  ${state.dim(`── ${file.label}${cut} · ${sanitizeLine(file.path)}`)}`);
     for (const line of file.text.split('\n')) state.print(`  ${sanitizeLine(line)}`);
   }

@@ -1,7 +1,8 @@
 import { argumentSummary, parsePromptArguments, type PromptCall } from '../../prompt-files/mcp-prompt-arguments.ts';
 import type { RuntimeMcp } from '../../mcp/runtime-mcp.ts';
 import type { ReplState } from '../state/repl-state.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 /** Lines of a prompt's text shown before it is sent; the rest is sent, not shown. */
 const SHOWN_LINES = 10;
@@ -80,7 +81,7 @@ export function promptPreview(command: string, outcome: { text: string; skipped:
   return [
     dim(`  ${sanitizeLine(command)} · the MCP server's prompt, sent as your message:`),
     ...shown,
-    ...(more > 0 ? [dim(`  │ … ${more.toLocaleString('en-US')} more line${more === 1 ? '' : 's'}, sent too`)] : []),
+    ...(more > 0 ? [dim(`  │ … ${digits(more)} more line${more === 1 ? '' : 's'}, sent too`)] : []),
     ...outcome.skipped.map((part) => dim(`  (not sent: ${sanitizeLine(part)})`)),
   ];
 }

@@ -5,7 +5,8 @@ import type { AgentSetup } from '../../runtime/runtime.ts';
 import { writeFileAtomic } from '../../shared/atomic-write.ts';
 import { resolveWorkspaceTarget } from '../../shared/workspace-path.ts';
 import type { CommandState } from '../state/repl-state.ts';
-import { sanitize, sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitize, sanitizeLine } from '../../shared/text/sanitize.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 type MemoryState = CommandState<Pick<AgentSetup, 'instructionFiles' | 'reloadInstructions'>>;
 
@@ -48,7 +49,7 @@ function showMemory(state: MemoryState): void {
   if (files.length === 0) state.print('  No instruction files in force yet.');
   for (const file of files) {
     const size = sizeOf(file.path);
-    state.print(`  ${file.label}  ${state.dim(`${sanitizeLine(file.path)} · ${size === undefined ? '?' : size.toLocaleString('en-US')} bytes${file.cutFrom === undefined ? '' : ' (cut in the prompt)'}`)}`);
+    state.print(`  ${file.label}  ${state.dim(`${sanitizeLine(file.path)} · ${size === undefined ? '?' : digits(size)} bytes${file.cutFrom === undefined ? '' : ' (cut in the prompt)'}`)}`);
   }
   state.print(state.dim('  Yours: $SYLVAN_HOME/AGENTS.md; the project\'s: AGENTS.md and SYLVAN.md. /memory add <text> (or a line starting with #) remembers a fact, /memory edit opens one in $EDITOR, /memory reload reads them again.'));
 }
@@ -113,7 +114,7 @@ async function readForWrite(file: MemoryFile, state: MemoryState): Promise<strin
     return undefined;
   }
   if (read.cut) {
-    state.print(`  ✗ ${file.label} is larger than ${MAX_MEMORY_FILE_BYTES.toLocaleString('en-US')} bytes; edit it yourself.`);
+    state.print(`  ✗ ${file.label} is larger than ${digits(MAX_MEMORY_FILE_BYTES)} bytes; edit it yourself.`);
     return undefined;
   }
   return read.bytes.toString('utf8');

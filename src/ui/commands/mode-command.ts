@@ -1,6 +1,6 @@
 import { APPROVAL_MODES, isApprovalMode, MODE_SUMMARIES } from '../../tools/approval-mode.ts';
 import type { ReplState } from '../state/repl-state.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 
 /** `/mode` shows the mode and the others; `/mode NAME` switches, from the next call on. */
 export function modeCommand(argument: string, state: ReplState): void {

@@ -1,7 +1,7 @@
 import { contextWindowFor, estimateCost } from '../../models/model-catalogue.ts';
 import { describeThinking, parseThinkCommand } from '../../models/thinking.ts';
 import type { ReplState } from '../state/repl-state.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 
 
 const windowLabel = (tokens: number): string =>

@@ -1,6 +1,6 @@
 /** How custom commands are listed: in the `/` menu (from the first prompt on) and in /help. */
 import type { CustomCommand, LoadedCommands } from '../../prompt-files/custom-command.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 
 /** How a command is listed: `/git:commit`, and its description with where it came from. Sanitised: it came from a file. */
 export function commandSummaries(loaded: LoadedCommands | undefined): { name: string; summary: string }[] {

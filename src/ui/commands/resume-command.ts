@@ -2,7 +2,7 @@ import { ConfigError } from '../../shared/config-error.ts';
 import type { SessionControl } from '../../runtime/runtime.ts';
 import type { CommandState } from '../state/repl-state.ts';
 import { openResumed, type Replay } from './resume.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 import { resumableSessions, sessionItem, sessionPickRequest } from './session-picker.ts';
 
 /**

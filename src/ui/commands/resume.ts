@@ -12,7 +12,7 @@ import { SessionLockedError } from '../../session/session-lock.ts';
 import { openSessionForAppend, type SessionWriter } from '../../session/session-writer.ts';
 import { sessionPath, sessionsDirectory } from '../../session/session-paths.ts';
 import type { LineReader } from '../input/line-reader-contract.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 import { resumableSessions, sessionPickRequest } from './session-picker.ts';
 
 export interface ResumedSession {

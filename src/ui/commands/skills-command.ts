@@ -1,6 +1,6 @@
 import type { AgentSetup } from '../../runtime/runtime.ts';
 import type { CommandState } from '../state/repl-state.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 
 const WHERE = '.sylvan/skills, .claude/skills and .agents/skills (the project\'s), $SYLVAN_HOME/skills and ~/.claude/skills (yours), each skill a folder with a SKILL.md';
 

@@ -1,21 +1,22 @@
 import { listSessions } from '../../session/session-list.ts';
 import { sessionsUnavailable } from '../../session/session-home.ts';
 import { parsePromptCall } from '../../prompt-files/mcp-prompt-arguments.ts';
-import { cutToWidth } from '../../shared/display-width.ts';
+import { cutToWidth } from '../../shared/text/display-width.ts';
 import { hooksCommand } from './hooks-command.ts';
 import { showInstructions, showMcpServers } from './mcp-commands.ts';
 import { modelCommand, thinkCommand } from './model-commands.ts';
 import type { ReplState } from '../state/repl-state.ts';
-import { sanitize, sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitize, sanitizeLine } from '../../shared/text/sanitize.ts';
 import { fullToolOutput } from '../render/tool-calls.ts';
 import { modeCommand } from './mode-command.ts';
 import { contextFill, subagentUsageLines, usageReport } from './usage-report.ts';
 import { helpSections } from './help-columns.ts';
-import { wrapStyled } from '../../shared/display-width.ts';
+import { wrapStyled } from '../../shared/text/display-width.ts';
 import { todoReport } from '../render/todo-view.ts';
 import { findCommand, type CustomCommand } from '../../prompt-files/custom-command.ts';
 import { commandHelpLines } from './prompt-file-commands.ts';
 import type { CommandTurn } from '../state/command-turn.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 /** What a command leaves the REPL to do: quit, send a turn (an MCP prompt's text, a custom command's prompt), or nothing. */
 export type SlashOutcome = 'exit' | CommandTurn | void;
@@ -133,7 +134,7 @@ const COMMANDS: SlashCommand[] = [
         return;
       }
       const after = state.runtime.historyTokens();
-      state.print(state.dim(`  compacted: history ≈ ${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens`));
+      state.print(state.dim(`  compacted: history ≈ ${digits(before)} → ${digits(after)} tokens`));
     },
   },
   {

@@ -1,8 +1,9 @@
 import type { TokenUsage } from '../../shared/token-usage.ts';
 import type { TurnCost } from '../../agent/loop/events.ts';
 import { DASHSCOPE_CACHE_RATES, estimateCosts, formatMoney, pricedByDashScopeCache, type Currency, type Pricing } from '../../models/model-catalogue.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
-const count = (value: number) => value.toLocaleString('en-US');
+const count = digits;
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 export interface UsageReport {

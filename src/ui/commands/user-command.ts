@@ -1,11 +1,12 @@
 import { runCommandSpec } from '../../tools/shell/run-command-spec.ts';
-import { cutToWidth, wrapStyled } from '../../shared/display-width.ts';
+import { cutToWidth, wrapStyled } from '../../shared/text/display-width.ts';
 import type { ReplState } from '../state/repl-state.ts';
 import { shownHome } from '../render/loaded-files-line.ts';
 import { sandboxHint } from '../render/sandbox-hint.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 import { forScreen, progressLines } from '../render/screen-text.ts';
 import { formatDuration, type ToolCallRecord } from '../render/tool-calls.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 /** Rows of a command's output shown under it; /last shows the rest. */
 const SHOWN_ROWS = 20;
@@ -71,7 +72,7 @@ function commandRows(command: string, output: string | undefined, error: string 
   if (lines.length === 0) return [head];
   const shown = lines.slice(0, SHOWN_ROWS).map((text, index) => `${index === 0 ? '  ⎿ ' : '    '}${fit(forScreen(text), 4)}`);
   const more = lines.length - SHOWN_ROWS;
-  if (more > 0) shown.push(colour.dim(`    … ${more.toLocaleString('en-US')} more line${more === 1 ? '' : 's'} (/last shows them all)`));
+  if (more > 0) shown.push(colour.dim(`    … ${digits(more)} more line${more === 1 ? '' : 's'} (/last shows them all)`));
   return [head, ...shown];
 }
 

@@ -1,4 +1,4 @@
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 
 /** A line shown under the input: a command and what it does, or a file name. */
 export interface Suggestion {

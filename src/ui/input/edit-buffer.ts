@@ -1,4 +1,4 @@
-import { graphemes } from '../../shared/text-width.ts';
+import { graphemes } from '../../shared/text/text-width.ts';
 
 let wordSegmenter: Intl.Segmenter | undefined;
 /** Made on the first word move, not at start-up. */

@@ -1,5 +1,5 @@
-import { cutToWidth, displayWidth, fitItems, padToWidth } from '../../shared/display-width.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { cutToWidth, displayWidth, fitItems, padToWidth } from '../../shared/text/display-width.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 import { EditBuffer } from './edit-buffer.ts';
 import type { Key } from './keys.ts';
 import type { PickRequest } from './line-reader-contract.ts';

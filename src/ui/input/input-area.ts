@@ -1,8 +1,8 @@
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 import type { Suggestion } from './completion.ts';
 import { layOut, placeAfterResize, type Display, type Layout } from './layout.ts';
-import { graphemes, graphemeWidth } from '../../shared/text-width.ts';
-import { displayWidth } from '../../shared/display-width.ts';
+import { graphemes, graphemeWidth } from '../../shared/text/text-width.ts';
+import { displayWidth } from '../../shared/text/display-width.ts';
 
 /** What the area shows: the prompt, the text with its cursor, and rows under it (menus, hints). */
 export interface AreaContent {

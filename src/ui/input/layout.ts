@@ -1,4 +1,4 @@
-import { graphemes, graphemeWidth } from '../../shared/text-width.ts';
+import { graphemes, graphemeWidth } from '../../shared/text/text-width.ts';
 
 /** How one grapheme of the text is drawn: what to write and how many columns it takes. */
 export type Display = (grapheme: string) => { text: string; width: number };

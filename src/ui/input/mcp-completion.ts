@@ -1,6 +1,6 @@
 import { argumentSummary } from '../../prompt-files/mcp-prompt-arguments.ts';
 import type { RuntimeMcp } from '../../mcp/runtime-mcp.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 import type { CommandSummary, ResourceSource } from './completion.ts';
 
 /** A server name that can stand in `/server:prompt` and `@server:uri`. */

@@ -1,4 +1,4 @@
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 import type { Key } from './keys.ts';
 import type { Choice, ChoiceResult } from './line-reader-contract.ts';
 

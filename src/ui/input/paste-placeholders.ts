@@ -1,5 +1,6 @@
 /** A paste of more lines than this, or more characters, is shown as `[pasted N lines]`. */
 export const MAX_SHOWN_PASTE_LINES = 3;
+import { digits } from '../../shared/text/count-text.ts';
 const MAX_SHOWN_PASTE_CHARS = 2_000;
 
 // One code point per collapsed paste, from Supplementary Private Use Area-B: never typed, one grapheme
@@ -29,7 +30,7 @@ export class PastePlaceholders {
     const text = this.pastes.get(grapheme);
     if (text === undefined) return undefined;
     const lines = text.split('\n').length;
-    return lines > 1 ? `[pasted ${lines} lines]` : `[pasted ${text.length.toLocaleString('en-US')} characters]`;
+    return lines > 1 ? `[pasted ${lines} lines]` : `[pasted ${digits(text.length)} characters]`;
   }
 
   /** The buffer's text with every placeholder replaced by what was pasted. */

@@ -8,7 +8,7 @@ import { printModeCannotAsk } from '../../approval/nobody-to-ask.ts';
 import { CutOffWatch } from '../render/cut-off-notice.ts';
 import { jsonEventLine } from './json-event-line.ts';
 import { chalkFor, EventRenderer, type Output } from '../render/render.ts';
-import { sanitize, sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitize, sanitizeLine } from '../../shared/text/sanitize.ts';
 import { findCommand, type LoadedCommands } from '../../prompt-files/custom-command.ts';
 import type { CommandTurn } from '../state/command-turn.ts';
 import { parsePromptCall } from '../../prompt-files/mcp-prompt-arguments.ts';

@@ -1,11 +1,12 @@
 import type { ChalkInstance } from 'chalk';
 import { builtInSpec } from '../../tools/registry/built-in-specs.ts';
 import { readCommandResult } from '../../tools/shell/command-result.ts';
-import { cutToWidth } from '../../shared/display-width.ts';
+import { cutToWidth } from '../../shared/text/display-width.ts';
 import { summariseResult } from './render.ts';
-import { formatCall } from '../../shared/call-text.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { formatCall } from '../../shared/text/call-text.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 import { formatDuration, stoppedAfter, type ToolCallRecord } from './tool-calls.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 /** How many lines of a result are shown under its call: a command's last ones, a search's first matches. */
 export const PREVIEW_LINES = 4;
@@ -43,7 +44,7 @@ export function finishedCallLines(record: ToolCallRecord, colour: ChalkInstance,
   const inner = width - 6;
   const view = viewOf(record, inner);
   const mark = !view.failed ? colour.green('✓') : view.denied ? colour.yellow('✗') : colour.red('✗');
-  const more = view.hidden > 0 ? `+${view.hidden.toLocaleString('en-US')} ${view.after.length > 0 ? 'more' : `line${view.hidden === 1 ? '' : 's'}`}${options.expandable ? ', ctrl+o to expand' : ''}` : '';
+  const more = view.hidden > 0 ? `+${digits(view.hidden)} ${view.after.length > 0 ? 'more' : `line${view.hidden === 1 ? '' : 's'}`}${options.expandable ? ', ctrl+o to expand' : ''}` : '';
   const lines = [`${mark} ${call}${took}`];
   for (const line of view.before) lines.push(colour.dim(`  │ ${line}`));
   if (view.after.length > 0) {

@@ -1,8 +1,9 @@
 import type { ChalkInstance } from 'chalk';
-import { cutToWidth, wrapStyled } from '../../shared/display-width.ts';
-import { formatCall } from '../../shared/call-text.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { cutToWidth, wrapStyled } from '../../shared/text/display-width.ts';
+import { formatCall } from '../../shared/text/call-text.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 import { outputText, type ToolCallRecord } from './tool-calls.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 /** Rows an expanded result may take on a screen of `rows`: the prompt, the row under it and a margin stay in view. */
 export function expandRoom(rows: number | undefined): number {
@@ -56,5 +57,5 @@ export function expandedRows(record: ToolCallRecord, colour: ChalkInstance, widt
   return [...rows, ...tail(lines.length - shown).map((row) => colour.dim(row))];
 }
 
-const countLines = (count: number) => `${count.toLocaleString('en-US')} line${count === 1 ? '' : 's'}`;
-const moreLines = (count: number) => `${count.toLocaleString('en-US')} more line${count === 1 ? '' : 's'}`;
+const countLines = (count: number) => `${digits(count)} line${count === 1 ? '' : 's'}`;
+const moreLines = (count: number) => `${digits(count)} more line${count === 1 ? '' : 's'}`;

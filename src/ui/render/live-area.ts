@@ -1,4 +1,4 @@
-import { displayWidth, wrapStyled } from '../../shared/display-width.ts';
+import { displayWidth, wrapStyled } from '../../shared/text/display-width.ts';
 import type { Output } from './render.ts';
 
 /** Where the cursor is left among the live rows: `rowsBelow` rows up from the last one, at `column`. */

@@ -2,9 +2,10 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type { AgentEvent } from '../../agent/loop/events.ts';
 import type { TokenUsage } from '../../shared/token-usage.ts';
 import { CutOffWatch } from './cut-off-notice.ts';
-import { formatCall, oneLine } from '../../shared/call-text.ts';
+import { formatCall, oneLine } from '../../shared/text/call-text.ts';
 import { retryLine } from './retry-line.ts';
-import { sanitize, sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitize, sanitizeLine } from '../../shared/text/sanitize.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 /** A stream the renderer writes to: stdout, stderr, or a test's buffer. */
 export interface Output {
@@ -45,7 +46,7 @@ export function summariseResult(output: unknown, width = MAX_SUMMARY): string {
 
 
 export function formatUsage(usage: TokenUsage): string {
-  const format = (count: number) => (count >= 10_000 ? `${(count / 1000).toFixed(1)}k` : count.toLocaleString('en-US'));
+  const format = (count: number) => (count >= 10_000 ? `${(count / 1000).toFixed(1)}k` : digits(count));
   return `${format(usage.inputTokens)} in · ${format(usage.outputTokens)} out`;
 }
 

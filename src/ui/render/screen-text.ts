@@ -1,4 +1,4 @@
-import { sanitize } from '../../shared/sanitize.ts';
+import { sanitize } from '../../shared/text/sanitize.ts';
 
 /** Sanitised, with tabs as spaces: a tab's width depends on the column, and the live rows must know every width. */
 export function forScreen(text: string): string {

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import { cutToWidth, displayWidth } from '../../shared/display-width.ts';
+import { cutToWidth, displayWidth } from '../../shared/text/display-width.ts';
 import { LiveArea, liveWidth } from './live-area.ts';
 import type { TypeAhead } from '../input/line-reader-contract.ts';
 import type { Output } from './render.ts';

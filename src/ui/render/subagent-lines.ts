@@ -1,7 +1,8 @@
 import type { AgentEvent } from '../../agent/loop/events.ts';
-import { formatCall } from '../../shared/call-text.ts';
+import { formatCall } from '../../shared/text/call-text.ts';
 import { formatDuration } from './tool-calls.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
+import { digits } from '../../shared/text/count-text.ts';
 
 type SubagentEvent = Extract<AgentEvent, { type: 'subagent' }>;
 
@@ -82,7 +83,7 @@ export class SubagentLines {
           line.description,
           line.tool ?? 'thinking',
           `step ${line.steps}`,
-          `${line.tokens.toLocaleString('en-US')} tokens`,
+          `${digits(line.tokens)} tokens`,
           formatDuration(this.now() - line.startedAt),
         ]
           .map((part) => sanitizeLine(part))

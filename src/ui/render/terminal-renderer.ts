@@ -1,15 +1,15 @@
 import type { ChalkInstance } from 'chalk';
 import type { AgentEvent } from '../../agent/loop/events.ts';
-import { cutToWidth, wrapStyled } from '../../shared/display-width.ts';
+import { cutToWidth, wrapStyled } from '../../shared/text/display-width.ts';
 import { MarkdownStream } from './markdown/stream.ts';
 import { pendingRows } from './markdown/pending-rows.ts';
 import { supportsHyperlinks } from './markdown/render-blocks.ts';
 import { CutOffWatch } from './cut-off-notice.ts';
 import type { TypeAhead } from '../input/line-reader-contract.ts';
 import { chalkFor, type Output } from './render.ts';
-import { formatCall } from '../../shared/call-text.ts';
+import { formatCall } from '../../shared/text/call-text.ts';
 import { retryLine } from './retry-line.ts';
-import { sanitize } from '../../shared/sanitize.ts';
+import { sanitize } from '../../shared/text/sanitize.ts';
 import { forScreen, progressLines } from './screen-text.ts';
 import { liveWidth } from './live-area.ts';
 import { LiveStatus, PROGRESS_LINES } from './status.ts';

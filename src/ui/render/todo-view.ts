@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import { todoProgress, type TodoItem } from '../../tools/todo/todo-list.ts';
-import { cutToWidth } from '../../shared/display-width.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { cutToWidth } from '../../shared/text/display-width.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 
 /** The live checklist takes at most this many rows: the answer and the status line need the rest. */
 export const LIVE_CHECKLIST_ROWS = 8;

@@ -1,6 +1,6 @@
 import type { AgentEvent, ToolStop } from '../../agent/loop/events.ts';
-import { formatCall } from '../../shared/call-text.ts';
-import { sanitize } from '../../shared/sanitize.ts';
+import { formatCall } from '../../shared/text/call-text.ts';
+import { sanitize } from '../../shared/text/sanitize.ts';
 
 type Finished = Extract<AgentEvent, { type: 'tool-result' | 'tool-error' | 'tool-denied' }>;
 

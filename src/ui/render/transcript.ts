@@ -4,13 +4,13 @@ import { INTERRUPTED_TOOL_RESULT_TEXT } from '../../agent/context/history-repair
 import { isCompactionSummary } from '../../shared/compaction-summary.ts';
 import { splitAttachedFiles } from '../../files/attached-file.ts';
 import { layOut } from '../input/layout.ts';
-import { TAB_WIDTH } from '../../shared/text-width.ts';
+import { TAB_WIDTH } from '../../shared/text/text-width.ts';
 import { liveWidth } from './live-area.ts';
 import { supportsHyperlinks } from './markdown/render-blocks.ts';
 import { MarkdownStream } from './markdown/stream.ts';
 import { PROMPT } from './mode-display.ts';
 import { chalkFor, type Output } from './render.ts';
-import { sanitize, sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitize, sanitizeLine } from '../../shared/text/sanitize.ts';
 import type { ToolCallRecord } from './tool-calls.ts';
 import { finishedCallLines } from './collapsed-view.ts';
 

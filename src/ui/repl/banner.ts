@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import type { Config } from '../../config/config.ts';
 import { sandboxBannerLine } from '../../sandbox/describe-sandbox.ts';
-import { displayWidth, wrapStyled } from '../../shared/display-width.ts';
+import { displayWidth, wrapStyled } from '../../shared/text/display-width.ts';
 import { keyHostNote } from './key-host-note.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 
 /** How the banner's lists are joined, and where they may break. */
 const SEPARATOR = ' · ';

@@ -1,6 +1,6 @@
 import { DASHSCOPE_BASE_URL, OPENAI_BASE_URL } from '../../config/provider-choice.ts';
 import type { Config } from '../../config/config.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 
 /**
  * "key sent to host:port" when the key goes anywhere but the provider's own default endpoint, so a

@@ -1,7 +1,7 @@
 import type { StopReason, TurnCost } from '../../agent/loop/events.ts';
 import type { ApprovalPolicy } from '../../agent/loop/turn-options.ts';
 import { emptyUsage } from '../../shared/token-usage.ts';
-import { sanitize } from '../../shared/sanitize.ts';
+import { sanitize } from '../../shared/text/sanitize.ts';
 import { contextFill, turnCostText } from '../commands/usage-report.ts';
 import { modeTag } from '../render/mode-display.ts';
 import { EventRenderer, formatUsage } from '../render/render.ts';

@@ -1,7 +1,7 @@
 import type { Runtime } from '../../runtime/runtime.ts';
 import { chalkFor, formatUsage } from '../render/render.ts';
-import { sanitize, sanitizeLine } from '../../shared/sanitize.ts';
-import { wrapStyled, wrapToScreen } from '../../shared/display-width.ts';
+import { sanitize, sanitizeLine } from '../../shared/text/sanitize.ts';
+import { wrapStyled, wrapToScreen } from '../../shared/text/display-width.ts';
 import type { ReplState } from '../state/repl-state.ts';
 import { nextApprovalMode } from '../../tools/approval-mode.ts';
 import { modeFooter, promptFor } from '../render/mode-display.ts';

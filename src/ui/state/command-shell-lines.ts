@@ -2,7 +2,7 @@ import type { ApprovalPolicy } from '../../agent/loop/turn-options.ts';
 import type { ShellLines } from '../../runtime/runtime.ts';
 import type { ApprovalMode } from '../../tools/approval-mode.ts';
 import { runCommandSpec } from '../../tools/shell/run-command-spec.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 
 /** What running a custom command's `` !`…` `` lines needs: the approval the model's calls get, and the runtime's shell. */
 export interface ShellLineContext {

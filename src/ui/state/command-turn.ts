@@ -3,7 +3,7 @@ import type { CustomCommand } from '../../prompt-files/custom-command.ts';
 import type { ImageAttachment } from '../../files/image-file.ts';
 import type { ProviderName } from '../../config/config.ts';
 import { shellLineRunner, type ShellLineContext } from './command-shell-lines.ts';
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 
 /** What the REPL (or print mode) sends for a custom command: the prompt, and the model for that turn. */
 export interface CommandTurn {

@@ -1,4 +1,4 @@
-import { sanitizeLine } from '../../shared/sanitize.ts';
+import { sanitizeLine } from '../../shared/text/sanitize.ts';
 import { runStatusCommand } from './run-status-command.ts';
 
 /** The row is refreshed at most this often, however often it is asked. */

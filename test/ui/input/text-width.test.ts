@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { graphemes, graphemeWidth, textWidth } from '../../../src/shared/text-width.ts';
+import { graphemes, graphemeWidth, textWidth } from '../../../src/shared/text/text-width.ts';
 
 describe('graphemes and terminal widths', { timeout: 5_000 }, () => {
   test('a family emoji, a flag and an accented letter are one grapheme each', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Chalk } from 'chalk';
 import { describe, it } from 'node:test';
-import { wrapStyled } from '../../../src/shared/display-width.ts';
+import { wrapStyled } from '../../../src/shared/text/display-width.ts';
 import { pendingRows } from '../../../src/ui/render/markdown/pending-rows.ts';
 
 const colour = new Chalk({ level: 1 });

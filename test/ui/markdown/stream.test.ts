@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Chalk } from 'chalk';
 import { describe, it } from 'node:test';
-import { displayWidth, stripStyle } from '../../../src/shared/display-width.ts';
+import { displayWidth, stripStyle } from '../../../src/shared/text/display-width.ts';
 import { MarkdownStream } from '../../../src/ui/render/markdown/stream.ts';
 import { supportsHyperlinks } from '../../../src/ui/render/markdown/render-blocks.ts';
 

@@ -1,5 +1,5 @@
 import type { Choice, ChoiceResult, LineReader, PickRequest, ReadOptions, ReadResult, TypeAhead } from '../line-reader-contract.ts';
-import { sanitize } from '../../../shared/sanitize.ts';
+import { sanitize } from '../../../shared/text/sanitize.ts';
 import type { Completer } from '../completion.ts';
 import { KeyDecoder } from '../keys.ts';
 import { enterEditingMode, withEntersTypedBeforeRawMode } from '../terminal-modes.ts';

@@ -1,4 +1,4 @@
-import { sanitizeLine } from '../../../shared/sanitize.ts';
+import { sanitizeLine } from '../../../shared/text/sanitize.ts';
 import { lendTerminal } from '../terminal-modes.ts';
 import type { SharedInput } from './shared-input.ts';
 

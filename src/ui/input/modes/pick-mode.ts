@@ -1,4 +1,4 @@
-import { sanitizeLine } from '../../../shared/sanitize.ts';
+import { sanitizeLine } from '../../../shared/text/sanitize.ts';
 import { FilterList } from '../filter-list.ts';
 import type { AreaContent } from '../input-area.ts';
 import type { Key } from '../keys.ts';

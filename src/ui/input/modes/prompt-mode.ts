@@ -1,5 +1,5 @@
-import { displayWidth, fitItems } from '../../../shared/display-width.ts';
-import { sanitizeLine } from '../../../shared/sanitize.ts';
+import { displayWidth, fitItems } from '../../../shared/text/display-width.ts';
+import { sanitizeLine } from '../../../shared/text/sanitize.ts';
 import { MAX_SUGGESTIONS, type Completer, type Suggestion } from '../completion.ts';
 import type { AreaContent, InputArea } from '../input-area.ts';
 import type { Key } from '../keys.ts';

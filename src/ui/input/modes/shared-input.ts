@@ -1,5 +1,5 @@
-import { sanitizeLine } from '../../../shared/sanitize.ts';
-import { TAB_WIDTH } from '../../../shared/text-width.ts';
+import { sanitizeLine } from '../../../shared/text/sanitize.ts';
+import { TAB_WIDTH } from '../../../shared/text/text-width.ts';
 import { EditBuffer } from '../edit-buffer.ts';
 import { InputArea } from '../input-area.ts';
 import type { Key } from '../keys.ts';

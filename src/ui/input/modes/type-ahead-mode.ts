@@ -1,5 +1,5 @@
-import { cutToWidth } from '../../../shared/display-width.ts';
-import { sanitizeLine } from '../../../shared/sanitize.ts';
+import { cutToWidth } from '../../../shared/text/display-width.ts';
+import { sanitizeLine } from '../../../shared/text/sanitize.ts';
 import type { Key } from '../keys.ts';
 import { layOut } from '../layout.ts';
 import type { TypeAhead } from '../line-reader-contract.ts';

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import { wrapStyled } from '../../../shared/display-width.ts';
+import { wrapStyled } from '../../../shared/text/display-width.ts';
 
 /** An open code fence at the start of the block being written: its indent, its marker and the language after it. */
 const OPEN_FENCE = /^\n*( {0,3})(`{3,}|~{3,})[ \t]*([^\n`]*)(?:\n|$)/;

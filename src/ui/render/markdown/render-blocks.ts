@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { Token, Tokens } from 'marked';
-import { wrapStyled } from '../../../shared/display-width.ts';
+import { wrapStyled } from '../../../shared/text/display-width.ts';
 import type { Highlighter } from './highlight.ts';
 import { renderTable } from './table.ts';
 

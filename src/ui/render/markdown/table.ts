@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import { displayWidth, padToWidth, wrapStyled } from '../../../shared/display-width.ts';
+import { displayWidth, padToWidth, wrapStyled } from '../../../shared/text/display-width.ts';
 
 export type Alignment = 'left' | 'center' | 'right' | null;
 
