@@ -35,6 +35,15 @@ export function compiledPath(sourcePath) {
 const NODE_TEST = pathToFileURL(join(projectRoot, 'test', 'helpers', 'node-test.mjs')).href;
 
 /**
+ * Modules that keep their compiled file's own `import.meta.url`, because they start a sibling module
+ * by it: search_files starts its worker thread from `./search-worker.js` beside it when built, and
+ * from the source through a tsx starter otherwise, which cost every search in the suite ~0.2 s of
+ * CPU to register tsx in the thread. Compiled, the worker beside it is .test-build's own.
+ * (test/tools/files/search-files.test.ts starts the tsx starter once itself, as `npm run dev` does.)
+ */
+const OWN_URL = new Set(['src/tools/files/search-files.ts']);
+
+/**
  * Relative imports stay imports: of a .ts module, to its compiled .js beside; of anything else
  * (.mjs helpers, fixtures), to the original file, by absolute URL. Packages and node: modules are
  * left as they are (node_modules is found from .test-build/ as from the project), but for node:test.
@@ -52,8 +61,10 @@ const keepModules = {
     });
     builder.onLoad({ filter: /\.ts$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8');
-      // `import.meta.url` becomes the source's own URL (see `define` below).
-      const url = `const __sourceUrl = ${JSON.stringify(pathToFileURL(args.path).href)};\n`;
+      // `import.meta.url` becomes the source's own URL (see `define` below), or the compiled file's.
+      const project = relative(projectRoot, args.path).split(sep).join('/');
+      const own = OWN_URL.has(project) ? pathToFileURL(join(projectRoot, compiledPath(project))).href : pathToFileURL(args.path).href;
+      const url = `const __sourceUrl = ${JSON.stringify(own)};\n`;
       return { contents: url + source, loader: 'ts' };
     });
   },

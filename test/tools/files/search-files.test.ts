@@ -3,7 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import { createSearchFilesTool, type SearchFilesInput } from '../../../src/tools/files/search-files.ts';
+import type { SearchJob, SearchMessage } from '../../../src/tools/files/search-worker.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'sylvan-search-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -81,5 +83,26 @@ describe('search_files', { timeout: 30_000 }, () => {
     assert.equal(result.split('\n').filter((line) => line.startsWith('many/lines.txt:')).length, 100);
     assert.match(result, /there are more\. Narrow the pattern, path or glob/);
     assert.ok(result.length <= 8_000);
+  });
+
+  test('from the TypeScript source (npm run dev), the worker starts through its tsx starter and searches', async () => {
+    // The suite's compiled search_files starts the compiled worker (test/compile-tests.mjs OWN_URL).
+    const starter = new URL('../../../src/tools/files/search-worker-from-source.mjs', import.meta.url);
+    const job: SearchJob = { files: [{ absolutePath: join(root, 'src/main.ts'), displayPath: 'src/main.ts' }], pattern: 'needle', flags: '', maxMatches: 10, maxFileBytes: 10_000, maxLineChars: 200 };
+    const worker = new Worker(starter, { workerData: job });
+    const messages: SearchMessage[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      worker.on('message', (message: SearchMessage) => {
+        messages.push(message);
+        if (message.type === 'done') resolve();
+      });
+      worker.on('error', reject);
+    });
+    try {
+      await done;
+    } finally {
+      await worker.terminate();
+    }
+    assert.deepEqual(messages.filter((message) => message.type === 'match'), [{ type: 'match', file: 'src/main.ts', line: 2, text: '  return "needle";' }]);
   });
 });
