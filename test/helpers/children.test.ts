@@ -4,9 +4,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { tempWorkspace } from './temp-workspace.ts';
-import { tsxLoader } from './child-script.ts';
+import { childModule } from './child-script.ts';
 import { alive, killWhenDone, processSlot } from './children.ts';
 import { eventually, signal, withDeadline } from './deadline.ts';
+
+/** children.ts as a stand-in test file imports it: compiled under `npm test`, as the suite's files do. */
+const childrenModule = childModule(import.meta.resolve('./children.js'), new URL('./children.ts', import.meta.url));
 
 describe('the process limiter', { timeout: 10_000 }, () => {
   test('a fourth run waits until one of three frees its slot, and gets that slot', async () => {
@@ -26,12 +29,12 @@ describe('children of a test file', { timeout: 30_000 }, () => {
     // A stand-in for a test file: it registers a long sleep, says its pid, and waits to be stopped.
     const script = `
       import { spawn } from 'node:child_process';
-      import { killAtEnd } from ${JSON.stringify(new URL('./children.ts', import.meta.url).href)};
+      import { killAtEnd } from ${JSON.stringify(childrenModule.href)};
       const sleeper = killAtEnd(spawn('sleep', ['600'], { stdio: 'ignore' }));
       console.log(sleeper.pid);
       setInterval(() => {}, 1000);
     `;
-    const file = killWhenDone(context, spawn(process.execPath, ['--import', tsxLoader, '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] }));
+    const file = killWhenDone(context, spawn(process.execPath, [...childrenModule.loader, '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] }));
     const pid = signal<number>();
     file.stdout.setEncoding('utf8').on('data', (chunk: string) => pid.fire(Number(chunk.trim())));
     const sleeper = await withDeadline(pid.fired, 20_000, 'the stand-in file to start its child');
@@ -49,8 +52,8 @@ describe('children of a test file', { timeout: 30_000 }, () => {
 describe('children of a test file in a shard (files sharing a process)', { timeout: 30_000 }, () => {
   test("are killed, and its temp folders deleted, when that file ends; testFileEnding() is false again for the next", async (context) => {
     const folder = tempWorkspace('sylvan-shard-children-');
-    const children = JSON.stringify(new URL('./children.ts', import.meta.url).href);
-    const workspaces = JSON.stringify(new URL('./temp-workspace.ts', import.meta.url).href);
+    const children = JSON.stringify(childrenModule.href);
+    const workspaces = JSON.stringify(childModule(import.meta.resolve('./temp-workspace.js'), new URL('./temp-workspace.ts', import.meta.url)).href);
     const state = join(folder, 'first.json');
     writeFileSync(
       join(folder, 'first.test.mjs'),
@@ -86,7 +89,7 @@ describe('children of a test file in a shard (files sharing a process)', { timeo
     );
     const shard = killWhenDone(
       context,
-      spawn(process.execPath, ['--import', tsxLoader, '--test', '--test-reporter=spec', join(folder, 'shard.test.mjs')], {
+      spawn(process.execPath, [...childrenModule.loader, '--test', '--test-reporter=spec', join(folder, 'shard.test.mjs')], {
         cwd: folder,
         // Not a child of this test run: a runner of its own (NODE_TEST_CONTEXT would make it run nothing).
         env: { ...process.env, NODE_TEST_CONTEXT: undefined },

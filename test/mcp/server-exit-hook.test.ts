@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { childScript } from '../helpers/child-script.ts';
 import { eventually, fileHas, isAlive, TEST_SERVER } from './mcp-helpers.ts';
 
 // A stdio MCP server ends with Sylvan even when Sylvan leaves through process.exit() without
@@ -25,10 +26,9 @@ describe('an MCP stdio server', { timeout: 30_000 }, () => {
     const dir = folder();
     const pidFile = join(dir, 'server.pid');
     const eventFile = join(dir, 'events.txt');
-    const script = fileURLToPath(new URL('./hub-then-exit.ts', import.meta.url));
-    // Started from the project, where `--import tsx` resolves.
+    const script = childScript(import.meta.resolve('./hub-then-exit.js'), new URL('./hub-then-exit.ts', import.meta.url));
     const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', script, TEST_SERVER, pidFile, eventFile, dir], {
+    const child = spawn(process.execPath, [...script, TEST_SERVER, pidFile, eventFile, dir], {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
