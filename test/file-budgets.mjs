@@ -41,7 +41,7 @@ export const SPAWNING_FILES = {
   'test/mcp/sandboxed-server-start.test.ts': { seconds: 5, waitsFor: 'two starts of the test MCP server in bubblewrap, the first failed on purpose' },
   'test/tools/shell/exit-hook.test.ts': { seconds: 10, waitsFor: 'three children each running a command, ended by process.exit, SIGTERM and SIGKILL (the watchdog)' },
   'test/helpers/children.test.ts': { seconds: 10, waitsFor: 'child processes killed when their file ends, alone and in a shard of two files' },
-  'test/mcp/mcp-bounds.test.ts': { seconds: 20, waitsFor: '7 CLI runs with a test MCP server flooding 11 MB and 50 MB messages, offering 10,011 or 404 tools, or 200 resources' },
+  'test/mcp/mcp-bounds.test.ts': { seconds: 10, waitsFor: '7 in-process CLI runs, each with a test MCP server process flooding 11 MB and 50 MB messages, offering 10,011 or 404 tools, or 200 resources' },
   'test/hardening/sylvan-home-from-folder.test.ts': { seconds: 10, waitsFor: '2 CLI runs under --yes: a folder whose .env names SYLVAN_HOME, and SYLVAN_HOME set elsewhere' },
   'test/hardening/home-folder-credentials.test.ts': { seconds: 10, waitsFor: '2 CLI runs in a home folder, under --yes and in auto-edit mode' },
   'test/mcp/server-ancestor-environ.test.ts': { seconds: 10, waitsFor: '2 print-mode runs, each starting a stdio MCP server that scans /proc' },

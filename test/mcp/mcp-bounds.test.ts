@@ -10,6 +10,8 @@ import { eventually, processesIn, serverPid, TEST_SERVER, writeUserSettings } fr
 
 // Issue 22, failures 4 and 7: one oversized MCP message ended the session with a stack trace
 // (exit 1), and a server's 10,011 tools (3.5 MB) went into every request, unbounded.
+// What is sent, shown and left running is the subject, so Sylvan runs in this process
+// (`runCli({ inProcess: true })`); the MCP servers are real processes.
 
 const KEY = 'sk-sylvan-mcp-bounds-91f3';
 const toolNamesOf = (server: { requests: { body?: { tools?: Array<{ function: { name: string } }> } }[] }, index: number) =>
@@ -27,7 +29,7 @@ function workspaceWith(server: Record<string, unknown>): string {
 }
 
 const run = (cwd: string, replies: Reply[], options: { args?: string[]; stdin?: string } = {}) =>
-  runCli({ server: { replies }, key: KEY, cwd, args: options.args ?? ['-p', '用工具'], stdin: options.stdin, killAfterMs: 60_000 });
+  runCli({ inProcess: true, server: { replies }, key: KEY, cwd, args: options.args ?? ['-p', '用工具'], stdin: options.stdin, killAfterMs: 60_000 });
 
 describe('list_mcp_resources', { timeout: 120_000 }, () => {
   it("200 resources with long URIs: the model reads the list cut at the MCP result bound, and is told it was cut", async () => {
@@ -65,7 +67,7 @@ describe('an oversized MCP message drops that server with one line (failure 4)',
       await eventually(() => serverPid(pidFile) === 0, 'the flooding server was ended', 30_000);
       return text('第一个回答。');
     };
-    const { server, result } = await runCli({ server: { respond }, key: KEY, cwd, args: [], stdin: '问题一\n问题二\n', killAfterMs: 60_000 });
+    const { server, result } = await runCli({ inProcess: true, server: { respond }, key: KEY, cwd, args: [], stdin: '问题一\n问题二\n', killAfterMs: 60_000 });
     assert.equal(result.code, 0, result.stderr.slice(0, 2000));
     noStackTrace(result.stderr);
     assert.equal(server.requests.length, 2);
