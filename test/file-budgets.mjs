@@ -19,7 +19,7 @@ export const SPAWNING_FILES = {
   'test/cli/faults.test.ts': { seconds: 15, waitsFor: '2 built-CLI runs (a 401, Ctrl-C) beside 15 in-process runs; two are cut off by --timeout 2, two wait for a 1 s and 2 s retry backoff' },
   'test/cli/terminal-output.test.ts': { seconds: 20, waitsFor: '10 CLI runs and 2 terminal (tmux) sessions' },
   'test/cli/small-jobs.test.ts': { seconds: 15, waitsFor: '2 built-CLI runs (a command\'s environment, Ctrl-C), 6 in-process runs and a terminal session' },
-  'test/mcp/mcp-servers.test.ts': { seconds: 20, waitsFor: '7 CLI runs, each starting the reference MCP servers (server-everything, server-filesystem)' },
+  'test/mcp/mcp-servers.test.ts': { seconds: 15, waitsFor: '6 CLI runs (one a process, for what it leaves running), each starting the reference MCP servers (server-everything, server-filesystem) or test servers' },
   'test/hardening/sessions.test.ts': { seconds: 15, waitsFor: '5 CLI runs, one killed mid-turn and one holding a session; 4 more in-process' },
   'test/cli/exit-screen.test.ts': { seconds: 20, waitsFor: '6 terminal (tmux) sessions, each ended with Ctrl-C twice' },
   'test/cli/line-editor-pty.test.ts': { seconds: 15, waitsFor: '5 terminal sessions typed at key by key, one before the CLI has started' },

@@ -23,9 +23,12 @@ const toolNamesOf = (server: { requests: { body?: { tools?: Array<{ function: { 
   (server.requests[index]?.body?.tools ?? []).map((tool) => tool.function.name);
 const warningLines = (stderr: string, server: string) => stderr.split('\n').filter((line) => line.startsWith(`(MCP server ${server} `));
 
-/** Runs `sylvan -p` in `cwd` (its user settings already written) against a loopback model replying `replies`. */
-const ask = (cwd: string, replies: Reply[], args: string[] = []) =>
-  runCli({ server: { replies }, key: KEY, cwd, args: ['-p', '用工具', ...args], killAfterMs: 40_000 });
+/**
+ * Runs `sylvan -p` in `cwd` (its user settings already written) against a loopback model replying
+ * `replies`: in this process, unless `asProcess` (what is left running after Sylvan exits).
+ */
+const ask = (cwd: string, replies: Reply[], options: { asProcess?: boolean } = {}) =>
+  runCli({ inProcess: !options.asProcess, server: { replies }, key: KEY, cwd, args: ['-p', '用工具'], killAfterMs: 40_000 });
 
 describe('MCP servers over stdio: everything and filesystem', () => {
   const cwd = tempWorkspace('sylvan-mcp-');
@@ -37,13 +40,17 @@ describe('MCP servers over stdio: everything and filesystem', () => {
       filesystem: { command: process.execPath, args: [FILESYSTEM, cwd] },
     },
   });
-  const run = ask(cwd, [
-    toolCalls([
-      { id: 'call_echo', name: 'everything__echo', arguments: { message: 'hello from sylvan' } },
-      { id: 'call_read', name: 'filesystem__read_file', arguments: { path: join(cwd, 'notes.txt') } },
-    ]),
-    text('两个工具都回答了。'),
-  ]);
+  const run = ask(
+    cwd,
+    [
+      toolCalls([
+        { id: 'call_echo', name: 'everything__echo', arguments: { message: 'hello from sylvan' } },
+        { id: 'call_read', name: 'filesystem__read_file', arguments: { path: join(cwd, 'notes.txt') } },
+      ]),
+      text('两个工具都回答了。'),
+    ],
+    { asProcess: true },
+  );
 
   it('lists their tools in the first request, with their JSON Schemas', { timeout: 60_000 }, async () => {
     const { server, result } = await run;
