@@ -3,7 +3,7 @@
 // a file. Every input esbuild read (src/, node_modules), this script and package.json are recorded
 // by size and modification time, and so is every file the build wrote; any change to either, or an
 // output gone, means building again.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const RECORD = '.build-inputs.json';
@@ -28,7 +28,14 @@ export function recordInputs(root, target, inputs, outputs) {
   for (const input of new Set(inputs)) files[input] = fingerprint(resolve(root, input));
   const written = {};
   for (const output of outputs) written[output] = fingerprint(join(target, output));
-  writeFileSync(join(target, RECORD), `${JSON.stringify({ files, outputs: written })}\n`);
+  // Written whole or not at all; without it the next `--if-changed` simply builds.
+  const staged = join(target, `${RECORD}.${process.pid}`);
+  try {
+    writeFileSync(staged, `${JSON.stringify({ files, outputs: written })}\n`);
+    renameSync(staged, join(target, RECORD));
+  } catch {
+    rmSync(staged, { force: true });
+  }
 }
 
 /** True when `target` holds a whole build whose every recorded input is unchanged. */
