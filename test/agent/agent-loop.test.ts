@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { APICallError, registerTelemetry, tool, type ModelMessage } from 'ai';
 import type { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
+import { compactHistory } from '../../src/agent/context/compact.ts';
 import { ContextFitter } from '../../src/agent/context/context-fitter.ts';
 import { Conversation } from '../../src/agent/context/conversation.ts';
 import type { AgentEvent } from '../../src/agent/loop/events.ts';
@@ -137,6 +138,27 @@ describe('agentLoop: one model request per step, the SDK running no loop of its 
     assert.equal(end.stopReason, 'completed');
     assert.equal(model.doStreamCalls.length, 2);
     assert.equal(conversions(), 1, 'the requests sent what the warm-up made');
+  });
+
+  test('a compaction offers the tools as the loop declared them: the same JSON Schema, not worked out again', async () => {
+    const { counted, conversions } = countedSchema();
+    const lookup = tool({ description: 'Looks a key up.', inputSchema: counted as never, execute: async () => 'x' });
+    const model = scriptedModel([{ text: 'Done.' }, { text: 'The user asked nothing yet.' }]);
+    const { conversation } = await run(model, { tools: { lookup }, approval: { decide: () => 'not-needed', ask: async () => ({ approved: true }) } });
+    const compacted = await compactHistory({
+      model,
+      tools: { lookup },
+      instructions: 'You are a test.',
+      messages: [...conversation.messages],
+      abortSignal: new AbortController().signal,
+      timeoutMs: 10_000,
+      maxRetries: 0,
+      provider: { label: 'DashScope', model: 'qwen-plus', keyVariable: 'DASHSCOPE_API_KEY' },
+    });
+    assert.equal(compacted.ok, true);
+    assert.equal(model.doStreamCalls.length, 2);
+    assert.deepEqual(model.doStreamCalls[1]?.tools, model.doStreamCalls[0]?.tools, 'the summary request offers the tools byte for byte as the turn did');
+    assert.equal(conversions(), 1, 'one conversion for the turn and the summary');
   });
 
   test('src/ has no stopWhen, prepareStep or onStepEnd', () => {

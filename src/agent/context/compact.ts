@@ -4,6 +4,7 @@ import { debugDetail, describeModelError } from '../../providers/errors/describe
 import { type ProviderContext } from '../../providers/errors/provider-errors.ts';
 import { addUsage, emptyUsage, type TokenUsage } from '../../shared/token-usage.ts';
 import { tokenUsageOf } from '../../shared/token-usage.ts';
+import { declaredOnly } from '../../shared/tool-declarations.ts';
 
 export const SUMMARIZE_REQUEST =
   'Summarize the conversation so far for your own later use: what the user asked, what the tools returned, what you answered, and anything still open. Keep names, numbers, file paths and decisions. Plain text, at most about 300 words.';
@@ -39,7 +40,8 @@ export async function compactHistory(options: {
     // Streamed like every other request: some DashScope models (the thinking ones) answer only streams.
     const result = streamText({
       model: options.model,
-      tools: options.tools,
+      // As the loop declares them: the same JSON Schemas, converted once a session and never run here.
+      tools: declaredOnly(options.tools),
       toolChoice: 'none',
       instructions: options.instructions,
       messages: [...options.messages, { role: 'user', content: request }],
