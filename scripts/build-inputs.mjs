@@ -1,8 +1,9 @@
 // What a build was made from, so that `npm test` can skip building a dist/ that is already current:
 // CI runs `npm run build` just before `npm test`, and a developer reruns the suite without touching
 // a file. Every input esbuild read (src/, node_modules), this script and package.json are recorded
-// by size and modification time, and so is every file the build wrote; any change to either, or an
-// output gone, means building again.
+// by size and modification time, and so is every file the build wrote; any change to either, an
+// output gone, or another Node (the build asks Node which names its own modules export, so Node 22
+// builds other chunks than Node 20) means building again.
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -31,7 +32,7 @@ export function recordInputs(root, target, inputs, outputs) {
   // Written whole or not at all; without it the next `--if-changed` simply builds.
   const staged = join(target, `${RECORD}.${process.pid}`);
   try {
-    writeFileSync(staged, `${JSON.stringify({ files, outputs: written })}\n`);
+    writeFileSync(staged, `${JSON.stringify({ node: process.version, files, outputs: written })}\n`);
     renameSync(staged, join(target, RECORD));
   } catch {
     rmSync(staged, { force: true });
@@ -46,9 +47,9 @@ export function isCurrent(root, target) {
   } catch {
     return false;
   }
-  const { files, outputs } = record ?? {};
+  const { node, files, outputs } = record ?? {};
   const isMap = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-  if (!isMap(files) || !isMap(outputs) || Object.keys(outputs).length === 0) return false;
+  if (node !== process.version || !isMap(files) || !isMap(outputs) || Object.keys(outputs).length === 0) return false;
   const unchanged = (recorded, path) => fingerprint(path) === recorded && recorded !== 'missing';
   return (
     Object.entries(outputs).every(([output, recorded]) => unchanged(recorded, join(target, output))) &&

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, beforeEach, describe, test } from 'node:test';
@@ -30,6 +30,14 @@ describe('the record of what a build was made from', () => {
   test('an input edited, even to the same size, means building again', () => {
     writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 3;\n');
     utimesSync(join(root, 'src', 'a.ts'), new Date(), new Date(Date.now() + 5_000));
+    assert.equal(isCurrent(root, dist), false);
+  });
+
+  test('a build made by another Node means building again: the chunks differ', () => {
+    const record = join(dist, '.build-inputs.json');
+    const made = JSON.parse(readFileSync(record, 'utf8')) as { node: string };
+    assert.equal(made.node, process.version);
+    writeFileSync(record, JSON.stringify({ ...made, node: 'v20.0.0-elsewhere' }));
     assert.equal(isCurrent(root, dist), false);
   });
 
