@@ -39,7 +39,7 @@ export function recordInputs(root, target, inputs, outputs) {
   }
 }
 
-/** True when `target` holds a whole build whose every recorded input is unchanged. */
+/** True when `target` holds a whole build, made by this Node, whose every recorded input and output is unchanged. */
 export function isCurrent(root, target) {
   let record;
   try {

@@ -263,9 +263,8 @@ try {
   // Two entries that run alone, each one file: config.js answers `sylvan --help` (bin/sylvan.js)
   // without loading the CLI, and search_files' worker thread starts from search-worker.js.
   const alone = await build({ ...common, entryPoints: { config: 'src/config/flags.ts', 'search-worker': 'src/tools/files/search-worker.ts' }, metafile: true });
-  const published = publish();
-  // A package ships only the build (prepack builds with --clean), so no record of where it came from.
-  if (!clean) recordInputs(root, target, [...BUILD_ITSELF, ...Object.keys(metafile.inputs), ...Object.keys(alone.metafile.inputs)], published);
+  // The package leaves the record out (package.json's `files`).
+  recordInputs(root, target, [...BUILD_ITSELF, ...Object.keys(metafile.inputs), ...Object.keys(alone.metafile.inputs)], publish());
 } finally {
   rmSync(staging, { recursive: true, force: true });
 }

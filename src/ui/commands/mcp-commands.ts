@@ -2,17 +2,16 @@ import type { ReplState } from '../state/repl-state.ts';
 import { argumentSummary } from '../../prompt-files/mcp-prompt-arguments.ts';
 import { wrapStyled } from '../../shared/text/display-width.ts';
 import { sanitizeLine } from '../../shared/text/sanitize.ts';
-import { digits } from '../../shared/text/count-text.ts';
+import { countOf, digits } from '../../shared/text/count-text.ts';
 
 /** Names listed per kind in `/mcp` at most; the rest are counted. */
 const MAX_LISTED = 60;
 const LABEL_WIDTH = 11;
 
-const plural = (count: number, noun: string) => `${digits(count)} ${noun}${count === 1 ? '' : 's'}`;
 
 /** `count` with "of N (why)" when the server listed more than Sylvan kept. */
 const counted = (count: number, noun: string, listed: number | undefined, why: string) =>
-  listed === undefined ? plural(count, noun) : `${digits(count)} ${noun}s of ${digits(listed)} (${why})`;
+  listed === undefined ? countOf(count, noun) : `${digits(count)} ${noun}s of ${digits(listed)} (${why})`;
 
 /**
  * `/mcp`: each configured server with its status, its tools, prompts and resources by name

@@ -3,7 +3,6 @@ import type { TurnCost } from '../../agent/loop/events.ts';
 import { DASHSCOPE_CACHE_RATES, estimateCosts, formatMoney, pricedByDashScopeCache, type Currency, type Pricing } from '../../models/model-catalogue.ts';
 import { digits } from '../../shared/text/count-text.ts';
 
-const count = digits;
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 export interface UsageReport {
@@ -21,7 +20,7 @@ export interface UsageReport {
  * what the cache saved on the input.
  */
 export function usageReport(model: string, usage: TokenUsage, pricing?: Pricing): UsageReport {
-  const totals = `  session: ${count(usage.inputTokens)} input · ${count(usage.outputTokens)} output · ${count(usage.cachedInputTokens)} cached`;
+  const totals = `  session: ${digits(usage.inputTokens)} input · ${digits(usage.outputTokens)} output · ${digits(usage.cachedInputTokens)} cached`;
   let cache: string | undefined;
   const explicit = usage.explicitCachedInputTokens ?? 0;
   const implicit = usage.cachedInputTokens - explicit;
@@ -30,9 +29,9 @@ export function usageReport(model: string, usage: TokenUsage, pricing?: Pricing)
     const dashscope = pricedByDashScopeCache(model);
     const rate = (share: number) => (dashscope ? ` at ${percent(share)}` : '');
     const parts = [
-      explicit > 0 && `${count(explicit)} explicit hits${rate(DASHSCOPE_CACHE_RATES.explicitHit)}`,
-      implicit > 0 && `${count(implicit)} implicit hits${rate(DASHSCOPE_CACHE_RATES.implicitHit)}`,
-      created > 0 && `${count(created)} written to the cache${rate(DASHSCOPE_CACHE_RATES.creation)}`,
+      explicit > 0 && `${digits(explicit)} explicit hits${rate(DASHSCOPE_CACHE_RATES.explicitHit)}`,
+      implicit > 0 && `${digits(implicit)} implicit hits${rate(DASHSCOPE_CACHE_RATES.implicitHit)}`,
+      created > 0 && `${digits(created)} written to the cache${rate(DASHSCOPE_CACHE_RATES.creation)}`,
     ].filter(Boolean);
     const share = usage.inputTokens > 0 ? usage.cachedInputTokens / usage.inputTokens : 0;
     cache = `  cache: ${percent(share)} of input served from cache (${parts.join(', ')})`;
@@ -67,7 +66,7 @@ export function subagentUsageLines(records: readonly { agentId: string; descript
     `  subagents (included above):`,
     ...records.map((record) => {
       const ended = record.stopReason && record.stopReason !== 'completed' ? ` · ${record.stopReason}` : '';
-      return `    ${record.agentId} ${record.description}: ${count(record.usage.inputTokens)} input · ${count(record.usage.outputTokens)} output · ${count(record.usage.cachedInputTokens)} cached · ${record.steps} step${record.steps === 1 ? '' : 's'}${ended}`;
+      return `    ${record.agentId} ${record.description}: ${digits(record.usage.inputTokens)} input · ${digits(record.usage.outputTokens)} output · ${digits(record.usage.cachedInputTokens)} cached · ${record.steps} step${record.steps === 1 ? '' : 's'}${ended}`;
     }),
   ];
 }

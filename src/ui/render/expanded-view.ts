@@ -3,7 +3,7 @@ import { cutToWidth, wrapStyled } from '../../shared/text/display-width.ts';
 import { formatCall } from '../../shared/text/call-text.ts';
 import { sanitizeLine } from '../../shared/text/sanitize.ts';
 import { outputText, type ToolCallRecord } from './tool-calls.ts';
-import { digits } from '../../shared/text/count-text.ts';
+import { countOf, digits } from '../../shared/text/count-text.ts';
 
 /** Rows an expanded result may take on a screen of `rows`: the prompt, the row under it and a margin stay in view. */
 export function expandRoom(rows: number | undefined): number {
@@ -34,7 +34,7 @@ export function isTooLongToShow(record: ToolCallRecord, width: number, maxRows: 
  */
 export function expandedRows(record: ToolCallRecord, colour: ChalkInstance, width: number, maxRows: number): string[] {
   const lines = wrappedLines(record, width - 2);
-  const about = ` · ${countLines(lines.length)} · ctrl+o to collapse`;
+  const about = ` · ${countOf(lines.length, 'line')} · ctrl+o to collapse`;
   const heading = colour.dim(`⎿ ${cutToWidth(formatCall(record.toolName, record.input), width - 2 - about.length)}${about}`);
   const rows = [heading];
   const total = lines.reduce((sum, line) => sum + line.length, 0);
@@ -57,5 +57,4 @@ export function expandedRows(record: ToolCallRecord, colour: ChalkInstance, widt
   return [...rows, ...tail(lines.length - shown).map((row) => colour.dim(row))];
 }
 
-const countLines = (count: number) => `${digits(count)} line${count === 1 ? '' : 's'}`;
 const moreLines = (count: number) => `${digits(count)} more line${count === 1 ? '' : 's'}`;
