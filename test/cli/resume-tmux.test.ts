@@ -144,10 +144,11 @@ test('a session cut by Esc mid-call, resumed through the picker: the transcript,
   terminal.type('login');
   await terminal.expectScreen(/❯ Fix the flaky login test[\s\S]*1 of 2/, 'filtered to the login session');
   terminal.keys('Enter');
-  const switched = await terminal.expectScreen(new RegExp(`Resumed session ${login} \\(1 earlier turn\\)`), 'the other session resumed');
+  // The line about the session left comes last, after the resumed one is drawn: waited for, not raced.
+  const switched = await terminal.expectScreen(new RegExp(`The session you left is saved: sylvan --resume ${sessionId}`), 'the other session resumed');
+  assert.match(switched, new RegExp(`Resumed session ${login} \\(1 earlier turn\\)`));
   assert.match(switched, /^› Fix the flaky login test$/m);
   assert.match(switched, /^Done: the test waits for the page now\.$/m);
-  assert.match(switched, new RegExp(`The session you left is saved: sylvan --resume ${sessionId}`));
   ask(terminal, 'and now?');
   await terminal.expectScreen(/You said: and now\?/, 'a turn in the resumed session');
   const request = server.requests.at(-1)!;
