@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { startOrphanWatchdog } from './orphan-watchdog.ts';
 import { hangUpAnswered } from '../../shared/hang-up.ts';
-import { killSessionProcessesNow, markedProcesses, MARK_VARIABLE, newProcessMark, signalMarked } from './process-marks.ts';
+import { killSessionProcessesNow, markedProcesses, MARK_VARIABLE, newProcessMark } from './process-marks.ts';
 
 /** Process groups still running; killed when Sylvan exits so no command outlives it (marked descendants too). */
 const liveGroups = new Set<number>();
@@ -78,19 +78,51 @@ function signalGroup(groupId: number, signal: NodeJS.Signals): void {
  * are gone (or, at worst, a second after SIGKILL). Never throws.
  */
 export async function terminateGroup(groupId: number, graceMs: number, mark?: string): Promise<void> {
+  // A dying process's environment reads empty before it is gone, and so does one that execs with
+  // an empty environment: each one found marked is followed by its pid until it has ended.
+  const signalled = new Set<number>();
   /** Signals the group and the marked processes; whether anything may still be alive. */
   const stop = (signal: NodeJS.Signals): boolean => {
     signalGroup(groupId, signal);
-    const marked = mark === undefined ? 0 : signalMarked(mark, signal);
-    return marked > 0 || isGroupAlive(groupId);
+    for (const pid of mark === undefined ? [] : markedProcesses(mark)) signalled.add(pid);
+    // One that was marked stays ours after an exec with an empty environment.
+    for (const pid of signalled) if (isRunning(pid)) signalProcess(pid, signal);
+    return isGroupAlive(groupId) || [...signalled].some(isRunning);
   };
-  const alive = () => isGroupAlive(groupId) || (mark !== undefined && markedProcesses(mark).length > 0);
+  const alive = () => isGroupAlive(groupId) || [...signalled].some(isRunning) || (mark !== undefined && markedProcesses(mark).length > 0);
   // The common case, a command that left nothing behind, costs one scan of /proc.
   if (stop('SIGTERM') && !(await waitUntilGone(alive, graceMs))) {
     // Rounds: a process may fork between a scan and its kill.
     for (let round = 0; round < 5 && stop('SIGKILL'); round++) await waitUntilGone(alive, 200);
   }
   liveGroups.delete(groupId);
+}
+
+function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Whether `pid` still runs: not ended, and not a zombie (Linux; elsewhere, whether it exists). */
+function isRunning(pid: number): boolean {
+  if (process.platform !== 'linux') {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
 }
 
 /** A scan of /proc takes tens of milliseconds on a busy machine: polled no faster than this. */

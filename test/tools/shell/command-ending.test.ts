@@ -41,6 +41,25 @@ describe('ending a command', { skip: process.platform !== 'linux' && 'marks are 
     assert.ok(running(twelve), 'the other command\'s process was killed');
     assert.notEqual(stateOf(twelve.pid!), undefined);
   });
+  test('a marked process that answers SIGTERM by exec-ing with an empty environment is followed and killed', async () => {
+    const mark = `test-${process.pid}.command-exec`;
+    // Its group is gone: only the mark finds it, as it finds a process that left by setsid.
+    const leader = marked(mark);
+    leader.kill('SIGKILL');
+    await ended(leader);
+    const escaper = spawn('/bin/bash', ['-c', 'trap "exec env -i sleep 60" TERM; echo ready; while :; do sleep 0.05; done'], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { PATH: process.env.PATH, [MARK_VARIABLE]: mark },
+    });
+    started.push(escaper);
+    await new Promise((resolve) => escaper.stdout!.once('data', resolve));
+    await terminateGroup(leader.pid!, 300, mark);
+    const state = stateOf(escaper.pid!);
+    assert.ok(state === undefined || state === 'Z', `the process that dropped its mark still runs (state ${state})`);
+    await ended(escaper);
+    assert.equal(escaper.signalCode, 'SIGKILL');
+  });
 });
 
 describe('the process liveness check', { skip: process.platform !== 'linux' && 'zombies are told apart in /proc (Linux)', timeout: 30_000 }, () => {
