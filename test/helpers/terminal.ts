@@ -132,6 +132,9 @@ export async function startTerminal(options: TerminalOptions): Promise<Terminal>
   const close = () =>
     (closed ??= (async () => {
       const pid = cliPid();
+      // As a closed window does. Killing tmux alone would not: script, between tmux and the CLI,
+      // answers its own hang-up by typing Ctrl-D, which deletes a character while a line is typed.
+      if (pid !== undefined && alive(pid)) process.kill(pid, 'SIGHUP');
       await tmux('kill-server').catch(() => {});
       if (pid !== undefined) {
         await eventually(() => !alive(pid), HANG_UP_GRACE_MS, 'the CLI to end after its hang-up').catch(() => process.kill(pid, 'SIGKILL'));
