@@ -7,6 +7,8 @@ import type { ContextMeter } from './runtime.ts';
 
 /** Past this share of the room for history, the history is compacted before the next turn. */
 const AUTO_COMPACT_SHARE = 0.8;
+/** After automatic summaries failed this often in a row, the wait before the next stops doubling. */
+const MOST_TURNS_BETWEEN_TRIES = 32;
 
 /**
  * The context window and how full it is: the fitter that cuts each request to the window, the
@@ -22,6 +24,8 @@ export class WindowMeter implements ContextMeter {
     last: undefined,
     turns: 0,
   };
+  /** Automatic summaries that failed in a row, the history they were tried on, and its turn count then. */
+  private failedSummaries: { count: number; messages: readonly ModelMessage[]; atTurn: number } | undefined;
 
   constructor(
     private window: number,
@@ -66,11 +70,31 @@ export class WindowMeter implements ContextMeter {
 
   /**
    * Past 80% of the room for history, and with at least two turns since the last summary: a long
-   * summary alone must not trigger a summary of itself before every turn.
+   * summary alone must not trigger a summary of itself before every turn. After automatic summaries
+   * failed, the next waits 2, 4, 8 … (at most 32) turns more, until the history is replaced.
    */
   needsCompaction(): boolean {
     const messages = this.conversation.messages;
-    return this.turnsSinceSummary(messages) >= 2 && this.fitterNow.historyShare(messages) > AUTO_COMPACT_SHARE;
+    const turns = this.turnsSinceSummary(messages);
+    if (turns < 2 || this.fitterNow.historyShare(messages) <= AUTO_COMPACT_SHARE) return false;
+    const failed = this.failedSummaries;
+    if (failed === undefined || failed.messages !== messages) return true;
+    return turns - failed.atTurn >= Math.min(2 ** failed.count, MOST_TURNS_BETWEEN_TRIES);
+  }
+
+  /**
+   * How an automatic summary ended. A failure (the server refused it, or it was no shorter) puts off
+   * the next try: each would cost a request that fails the same way, while each request is still
+   * cut to the window without it.
+   */
+  summaryTried(ok: boolean): void {
+    if (ok) {
+      this.failedSummaries = undefined;
+      return;
+    }
+    const messages = this.conversation.messages;
+    const count = this.failedSummaries?.messages === messages ? this.failedSummaries.count + 1 : 1;
+    this.failedSummaries = { count, messages, atTurn: this.turnsSinceSummary(messages) };
   }
 
   /**

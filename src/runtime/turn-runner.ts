@@ -123,6 +123,7 @@ export class RuntimeTurns implements TurnRunner {
     if (meter.needsCompaction()) {
       yield { type: 'notice', message: '(the conversation is near the context limit: summarising older turns…)' };
       const result = await this.compact(undefined, signal, 'auto');
+      meter.summaryTried(result.ok);
       yield { type: 'notice', message: result.ok ? '(older turns summarised)' : `(${result.message})` };
     }
     if (await offered.refresh()) meter.fitter.reserveFor(offered.instructions, offered.tools);

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import type { ModelMessage } from 'ai';
 import { SUMMARIZE_REQUEST } from '../../src/agent/context/compact.ts';
 import { estimateJsonTokens, estimateMessageTokens, estimateTextTokens } from '../../src/shared/text/token-estimate.ts';
-import { hang, text, toolCalls, type ChatMessage, type DashScopeServer, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
+import { hang, httpError, startDashScopeServer, text, toolCalls, type ChatMessage, type DashScopeServer, type RecordedRequest, type Reply } from '../helpers/dashscope-server.ts';
 import { runCli, startCli } from '../helpers/cli.ts';
 import { tempWorkspace } from '../helpers/temp-workspace.ts';
 import { killWhenDone } from '../helpers/children.ts';
@@ -432,6 +432,35 @@ describe('memory: /compact', () => {
       JSON.stringify(sent.slice(1)).length < JSON.stringify(messagesOf(before).slice(1)).length,
       'fewer characters of history after the compaction',
     );
+  });
+});
+
+describe('memory: automatic summaries that fail', () => {
+  test('are tried again after 2, 4, 8 … turns, not before every turn; each failure is one line and every turn is still answered', CLI_TEST_TIMEOUT, async () => {
+    const server = closeAtEnd(
+      await startDashScopeServer({
+        respond: (request) => (isCompactionRequest(request) ? httpError(500, { body: { code: 'InternalError', message: 'summaries are down' } }) : text(`Answer to: ${lastUser(request).slice(0, 20)}`)),
+      }),
+    );
+    const lines = Array.from({ length: 12 }, (_, index) => `Turn ${index + 1}: ${englishText(index, 2_400)}`);
+    const result = await runCli({
+      inProcess: true,
+      env: dashscope(server, { SYLVAN_CONTEXT_TOKENS: String(WINDOW_TOKENS), SYLVAN_MAX_RETRIES: '0' }),
+      stdin: `${lines.join('\n')}\n`,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    // The turn each summary was tried before (one request a turn: the answers call no tool).
+    const turns = server.requests.filter((request) => !isCompactionRequest(request));
+    const triedBefore: number[] = [];
+    let asked = 0;
+    for (const request of server.requests) {
+      if (isCompactionRequest(request)) triedBefore.push(asked + 1);
+      else asked++;
+    }
+    assert.equal(turns.length, 12, 'every turn was asked');
+    assert.deepEqual(triedBefore, [3, 5, 9], 'tried when due (turn 3), then 2 and 4 turns after each failure; the next would be before turn 17');
+    assert.equal(result.stdout.match(/\(Compaction failed: /g)?.length, 3, result.stdout);
+    for (const turn of turns) assert.ok(historyTokens(messagesOf(turn).slice(1)) <= historyBudget(turn), 'each turn is still cut to the window');
   });
 });
 
