@@ -243,6 +243,17 @@ describe('LineEditor', { timeout: 10_000 }, () => {
     assert.deepEqual(await read, { kind: 'line', line: '/model ' });
   });
 
+  test('Tab and Enter in one read send the completed command; a key after them goes to the type-ahead', async () => {
+    const { editor, type } = start();
+    const read = editor.read('› ');
+    type('/mo\t\rx');
+    assert.deepEqual(await read, { kind: 'line', line: '/model ' });
+    // The x typed after Enter waits, as type-ahead does, for the next prompt.
+    const next = editor.read('› ');
+    type('\r');
+    assert.deepEqual(await next, { kind: 'line', line: 'x' });
+  });
+
   test('a resize redraws from the top of the input, counting the rows the terminal re-wrapped', async () => {
     const { editor, output, type } = start({ columns: 40 });
     void editor.read('› ');

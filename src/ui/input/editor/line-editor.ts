@@ -60,6 +60,7 @@ export class LineEditor implements LineReader {
       stoppedAt: () => this.duringTurn.stoppedAt,
       draw: () => this.draw(),
       editExternally: (read) => void this.editExternally(read),
+      dispatch: (key) => void (this.shown() ?? this.duringTurn).handle(key),
     });
     this.restore = enterEditingMode(options.input, options.output);
     options.input.setEncoding('utf8');

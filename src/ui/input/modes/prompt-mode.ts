@@ -12,6 +12,8 @@ import type { SharedInput } from './shared-input.ts';
 export const EXIT_CONFIRM_MS = 2_000;
 /** A Ctrl-C at the prompt this soon after one that stopped a turn quits: the two were one double press. */
 const QUIT_AFTER_STOP_MS = 1_000;
+/** Keys typed after Tab wait at most this long for its completion (which may read the disk). */
+const HOLD_FOR_COMPLETION_MS = 1_000;
 
 /** A prompt being answered: the message prompt, or a question (y/n, a name). */
 export interface ActiveRead {
@@ -35,6 +37,8 @@ export interface PromptHooks {
   draw(): void;
   /** Ctrl-G: the terminal lent to `$VISUAL` / `$EDITOR` for the message. */
   editExternally(read: ActiveRead): void;
+  /** A key handed to whichever mode the editor shows now (the prompt, or the type-ahead after Enter). */
+  dispatch(key: Key): void;
 }
 
 /**
@@ -56,6 +60,11 @@ export class PromptMode implements KeyMode {
   private rewindArmedAt = Number.NEGATIVE_INFINITY;
   /** The `/` menu's first row shown (↓ scrolls it), for the text it was scrolled at. */
   private menuFrom = 0;
+  /**
+   * Keys typed while a Tab completion is worked out, handled after it in the order typed: Tab and
+   * Enter at once (a fast typist, a terminal under load) send the completed text, not the typed.
+   */
+  private held: Key[] | undefined;
   private menuText = '';
 
   constructor(
@@ -81,6 +90,10 @@ export class PromptMode implements KeyMode {
   handle(key: Key): boolean {
     const read = this.read;
     if (!read) return false;
+    if (this.held) {
+      this.held.push(key);
+      return true;
+    }
     this.hints = [];
     if (this.searching?.handle(key)) {
       this.exitArmedAt = this.rewindArmedAt = Number.NEGATIVE_INFINITY;
@@ -247,12 +260,25 @@ export class PromptMode implements KeyMode {
     if (!completer || !read.message) return;
     const { buffer, area } = this.shared;
     const { text, cursor } = buffer;
-    void completer.complete(text, cursor).then((completion) => {
-      if (!completion || this.read !== read || buffer.text !== text || buffer.cursor !== cursor) return;
-      buffer.set(text.slice(0, completion.from) + completion.text + text.slice(completion.to), completion.from + completion.text.length);
-      this.hints = completion.suggestions.map((suggestion) => area.suggestionRow(suggestion, false));
-      this.hooks.draw();
-    });
+    const held: Key[] = (this.held = []);
+    const release = () => {
+      if (this.held !== held) return;
+      clearTimeout(timer);
+      this.held = undefined;
+      for (const key of held) this.hooks.dispatch(key);
+    };
+    const timer = setTimeout(release, HOLD_FOR_COMPLETION_MS);
+    timer.unref();
+    void completer
+      .complete(text, cursor)
+      .then((completion) => {
+        if (!completion || this.read !== read || buffer.text !== text || buffer.cursor !== cursor) return;
+        buffer.set(text.slice(0, completion.from) + completion.text + text.slice(completion.to), completion.from + completion.text.length);
+        this.hints = completion.suggestions.map((suggestion) => area.suggestionRow(suggestion, false));
+        this.hooks.draw();
+      })
+      .catch(() => {})
+      .finally(release);
   }
 
   private content(read: ActiveRead) {
