@@ -52,16 +52,22 @@ function hasLivingMember(groupId: number): boolean {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // "pid (name) state ppid pgrp …": the name may hold spaces and parentheses, so read after the last ")".
-      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(group) === groupId && state !== 'Z' && state !== 'X') return true;
-    } catch {
-      // The process ended while we looked.
-    }
+    const stat = statOf(entry);
+    if (stat?.group === groupId && stat.running) return true;
   }
   return false;
+}
+
+/** A process's group and whether it runs (not a zombie), from /proc; undefined once it is gone. */
+function statOf(pid: number | string): { group: number; running: boolean } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (name) state ppid pgrp …": the name may hold spaces and parentheses, so read after the last ")".
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { group: Number(group), running: state !== 'Z' && state !== 'X' };
+  } catch {
+    return undefined; // It ended while we looked.
+  }
 }
 
 function signalGroup(groupId: number, signal: NodeJS.Signals): void {
@@ -116,13 +122,7 @@ function isRunning(pid: number): boolean {
       return (error as NodeJS.ErrnoException).code === 'EPERM';
     }
   }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
+  return statOf(pid)?.running === true;
 }
 
 /** A scan of /proc takes tens of milliseconds on a busy machine: polled no faster than this. */
