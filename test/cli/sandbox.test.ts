@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { toolResultText, requestAt } from '../helpers/chat-requests.ts';
@@ -114,18 +114,26 @@ describe('a command in the sandbox (bubblewrap, as the CLI runs it by default)',
   });
 });
 
-/** A PATH with every program of the machine's but bwrap: the sandbox cannot start. */
+/**
+ * A PATH with every program of the machine's but bwrap: the sandbox cannot start. A folder that
+ * holds bwrap is replaced by one of links to its other programs (made once: /bin is /usr/bin on
+ * Debian); the others stay as they are.
+ */
 function pathWithoutBwrap(): string {
-  const folder = mkdtempSync(join('/var/tmp', 'sylvan-no-bwrap-'));
-  after(() => rmSync(folder, { recursive: true, force: true }));
-  for (const directory of (process.env.PATH ?? '').split(':')) {
-    if (!existsSync(directory)) continue;
-    for (const name of readdirSync(directory)) {
-      if (name === 'bwrap' || existsSync(join(folder, name))) continue;
-      symlinkSync(join(directory, name), join(folder, name));
+  const standIns = new Map<string, string>();
+  const path = (process.env.PATH ?? '').split(':').map((directory) => {
+    if (!existsSync(join(directory, 'bwrap'))) return directory;
+    const real = realpathSync(directory);
+    let folder = standIns.get(real);
+    if (folder === undefined) {
+      const made = mkdtempSync(join('/var/tmp', 'sylvan-no-bwrap-'));
+      after(() => rmSync(made, { recursive: true, force: true }));
+      for (const name of readdirSync(real)) if (name !== 'bwrap') symlinkSync(join(real, name), join(made, name));
+      standIns.set(real, (folder = made));
     }
-  }
-  return folder;
+    return folder;
+  });
+  return path.join(':');
 }
 
 describe('with no sandbox to start', { timeout: 120_000 }, () => {
