@@ -35,12 +35,18 @@ export function spawnCommandGroup(file: string, args: readonly string[], cwd: st
  * it, which can take a second; on Linux zombies are not counted, since they run nothing.
  */
 export function isGroupAlive(groupId: number): boolean {
+  if (!exists(-groupId)) return false;
+  return process.platform !== 'linux' || hasLivingMember(groupId);
+}
+
+/** Whether a signal could reach `target` (a pid, or a group as -id): it exists, zombies included. */
+function exists(target: number): boolean {
   try {
-    process.kill(-groupId, 0);
+    process.kill(target, 0);
+    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-  return process.platform !== 'linux' || hasLivingMember(groupId);
 }
 
 function hasLivingMember(groupId: number): boolean {
@@ -70,9 +76,10 @@ function statOf(pid: number | string): { group: number; running: boolean } | und
   }
 }
 
-function signalGroup(groupId: number, signal: NodeJS.Signals): void {
+/** Sends `signal` to `target` (a pid, or a group as -id), if it is still there. */
+function signalProcess(target: number, signal: NodeJS.Signals): void {
   try {
-    process.kill(-groupId, signal);
+    process.kill(target, signal);
   } catch {
     // Already gone.
   }
@@ -86,16 +93,17 @@ function signalGroup(groupId: number, signal: NodeJS.Signals): void {
 export async function terminateGroup(groupId: number, graceMs: number, mark?: string): Promise<void> {
   // A dying process's environment reads empty before it is gone, and so does one that execs with
   // an empty environment: each one found marked is followed by its pid until it has ended.
-  const signalled = new Set<number>();
+  const followed = new Set<number>();
+  const followedAlive = () => isGroupAlive(groupId) || [...followed].some(isRunning);
   /** Signals the group and the marked processes; whether anything may still be alive. */
   const stop = (signal: NodeJS.Signals): boolean => {
-    signalGroup(groupId, signal);
-    for (const pid of mark === undefined ? [] : markedProcesses(mark)) signalled.add(pid);
+    signalProcess(-groupId, signal);
+    for (const pid of mark === undefined ? [] : markedProcesses(mark)) followed.add(pid);
     // One that was marked stays ours after an exec with an empty environment.
-    for (const pid of signalled) if (isRunning(pid)) signalProcess(pid, signal);
-    return isGroupAlive(groupId) || [...signalled].some(isRunning);
+    for (const pid of followed) if (isRunning(pid)) signalProcess(pid, signal);
+    return followedAlive();
   };
-  const alive = () => isGroupAlive(groupId) || [...signalled].some(isRunning) || (mark !== undefined && markedProcesses(mark).length > 0);
+  const alive = () => followedAlive() || (mark !== undefined && markedProcesses(mark).length > 0);
   // The common case, a command that left nothing behind, costs one scan of /proc.
   if (stop('SIGTERM') && !(await waitUntilGone(alive, graceMs))) {
     // Rounds: a process may fork between a scan and its kill.
@@ -104,25 +112,9 @@ export async function terminateGroup(groupId: number, graceMs: number, mark?: st
   liveGroups.delete(groupId);
 }
 
-function signalProcess(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
 /** Whether `pid` still runs: not ended, and not a zombie (Linux; elsewhere, whether it exists). */
 function isRunning(pid: number): boolean {
-  if (process.platform !== 'linux') {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'EPERM';
-    }
-  }
-  return statOf(pid)?.running === true;
+  return process.platform === 'linux' ? statOf(pid)?.running === true : exists(pid);
 }
 
 /** A scan of /proc takes tens of milliseconds on a busy machine: polled no faster than this. */
@@ -138,7 +130,7 @@ async function waitUntilGone(alive: () => boolean, withinMs: number): Promise<bo
 }
 
 function killAllNow(): void {
-  for (const groupId of liveGroups) signalGroup(groupId, 'SIGKILL');
+  for (const groupId of liveGroups) signalProcess(-groupId, 'SIGKILL');
   liveGroups.clear();
   killSessionProcessesNow();
 }

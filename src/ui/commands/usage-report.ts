@@ -1,7 +1,7 @@
 import type { TokenUsage } from '../../shared/token-usage.ts';
 import type { TurnCost } from '../../agent/loop/events.ts';
 import { DASHSCOPE_CACHE_RATES, estimateCosts, formatMoney, pricedByDashScopeCache, type Currency, type Pricing } from '../../models/model-catalogue.ts';
-import { digits } from '../../shared/text/count-text.ts';
+import { countOf, digits } from '../../shared/text/count-text.ts';
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
@@ -66,7 +66,7 @@ export function subagentUsageLines(records: readonly { agentId: string; descript
     `  subagents (included above):`,
     ...records.map((record) => {
       const ended = record.stopReason && record.stopReason !== 'completed' ? ` · ${record.stopReason}` : '';
-      return `    ${record.agentId} ${record.description}: ${digits(record.usage.inputTokens)} input · ${digits(record.usage.outputTokens)} output · ${digits(record.usage.cachedInputTokens)} cached · ${record.steps} step${record.steps === 1 ? '' : 's'}${ended}`;
+      return `    ${record.agentId} ${record.description}: ${digits(record.usage.inputTokens)} input · ${digits(record.usage.outputTokens)} output · ${digits(record.usage.cachedInputTokens)} cached · ${countOf(record.steps, 'step')}${ended}`;
     }),
   ];
 }

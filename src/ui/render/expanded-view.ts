@@ -3,7 +3,7 @@ import { cutToWidth, wrapStyled } from '../../shared/text/display-width.ts';
 import { formatCall } from '../../shared/text/call-text.ts';
 import { sanitizeLine } from '../../shared/text/sanitize.ts';
 import { outputText, type ToolCallRecord } from './tool-calls.ts';
-import { countOf, digits } from '../../shared/text/count-text.ts';
+import { countOf } from '../../shared/text/count-text.ts';
 
 /** Rows an expanded result may take on a screen of `rows`: the prompt, the row under it and a margin stay in view. */
 export function expandRoom(rows: number | undefined): number {
@@ -57,4 +57,4 @@ export function expandedRows(record: ToolCallRecord, colour: ChalkInstance, widt
   return [...rows, ...tail(lines.length - shown).map((row) => colour.dim(row))];
 }
 
-const moreLines = (count: number) => `${digits(count)} more line${count === 1 ? '' : 's'}`;
+const moreLines = (count: number) => countOf(count, 'more line');
