@@ -20,11 +20,37 @@ function formsOf(secrets: readonly string[]): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
+/** The forms of one list of secrets, worked out once: each streamed piece of an answer asks for them. */
+const formsCache = new WeakMap<readonly string[], string[]>();
+function cachedForms(secrets: readonly string[]): string[] {
+  let forms = formsCache.get(secrets);
+  if (forms === undefined) formsCache.set(secrets, (forms = formsOf(secrets)));
+  return forms;
+}
+
 /** `text` with every configured secret (and each line of it) replaced by "[redacted]". Never throws. */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let redacted = text;
-  for (const form of formsOf(secrets)) if (redacted.includes(form)) redacted = redacted.split(form).join(REDACTED);
+  for (const form of cachedForms(secrets)) if (redacted.includes(form)) redacted = redacted.split(form).join(REDACTED);
   return redacted;
+}
+
+/**
+ * How many characters at the end of `text` could be the start of a secret (of one of its forms):
+ * text streamed in pieces keeps them back until the next piece shows whether a key is being quoted.
+ * `text` is already scrubbed, so no whole form is left in it.
+ */
+export function secretStartAtEnd(text: string, secrets: readonly string[]): number {
+  let longest = 0;
+  for (const form of cachedForms(secrets)) {
+    for (let length = Math.min(form.length - 1, text.length); length > longest; length--) {
+      if (text.endsWith(form.slice(0, length))) {
+        longest = length;
+        break;
+      }
+    }
+  }
+  return longest;
 }
 
 /**

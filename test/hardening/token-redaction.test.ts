@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { httpError, toolCalls } from '../helpers/dashscope-server.ts';
+import { httpError, text, toolCalls } from '../helpers/dashscope-server.ts';
 
 // A *_TOKEN value from the environment is a secret like the API key: scrubbed from error text and
 // from sessions; --json carries a stack trace only with SYLVAN_DEBUG=1.
@@ -52,5 +52,29 @@ describe('a *_TOKEN from the environment is a secret like the key', { timeout: 6
     assert.match(quietEnd?.message ?? '', /\[redacted\]/);
     assert.equal(quietEnd?.debug, undefined, 'a stack without SYLVAN_DEBUG');
     assert.match(debuggedEnd?.debug ?? '', /\n\s+at /, 'SYLVAN_DEBUG=1 carries the stack');
+  });
+});
+
+describe('a key the model quotes in its answer, streamed five characters at a time', { timeout: 60_000 }, () => {
+  const answer = () => text(`The key you use is ${KEY}, as asked.`, { chunkSize: 5 });
+  test('reaches neither the printed answer, the piped REPL nor --json\'s deltas: each shows [redacted]', async () => {
+    const runs = await Promise.all([
+      runCli({ inProcess: true, server: { respond: answer }, key: KEY, args: ['-p', 'hi'] }),
+      runCli({ inProcess: true, server: { respond: answer }, key: KEY, stdin: 'hi\n' }),
+      runCli({ inProcess: true, server: { respond: answer }, key: KEY, args: ['-p', '--json', 'hi'] }),
+    ]);
+    const [printed, piped, json] = runs.map((run) => run.result);
+    for (const result of [printed!, piped!]) {
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /The key you use is \[redacted\], as asked\./);
+      assert.ok(!result.stdout.includes(KEY.slice(0, 12)) && !result.stderr.includes(KEY.slice(0, 12)), result.stdout);
+    }
+    const deltas = json!.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; text?: string })
+      .filter((event) => event.type === 'text-delta');
+    assert.ok(deltas.length > 1, 'the answer still streams in pieces');
+    assert.equal(deltas.map((event) => event.text).join(''), 'The key you use is [redacted], as asked.');
   });
 });

@@ -8,7 +8,6 @@ import { acpKind } from './tool-call-updates.ts';
 import { acpStopReason, EventUpdates } from './event-updates.ts';
 import { PermissionAsker } from './permission-asker.ts';
 import { redactDeep } from './redact-deep.ts';
-import { WholeWords } from './whole-words.ts';
 import type { PromptTurn } from './prompt-content.ts';
 
 const MODE_NAMES: Record<ApprovalMode, string> = { ask: 'Ask', 'auto-edit': 'Auto-edit', plan: 'Plan' };
@@ -101,16 +100,14 @@ export class AcpSession {
     try {
       for (const note of turn.notes) await this.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${note}\n` } });
       const events = this.runtime.runTurn(turn.text, controller.signal, this.approval, { mode: this.mode, images: turn.images });
-      const words = new WholeWords();
+      // The answer's pieces come scrubbed across their cuts (redactTurn): a key quoted never arrives whole or in two.
       for await (const event of events) {
-        for (const update of updates.updatesFor(event)) for (const whole of words.take(update)) await this.send(whole);
+        for (const update of updates.updatesFor(event)) await this.send(update);
         if (event.type !== 'turn-end') continue;
-        for (const rest of words.flush()) await this.send(rest);
         const reason = acpStopReason(event.stopReason, event.finishReason);
         if (reason === 'error') throw new RequestError(-32603, event.message ?? 'The turn failed.');
         return { stopReason: reason };
       }
-      for (const rest of words.flush()) await this.send(rest);
       return { stopReason: controller.signal.aborted ? 'cancelled' : 'end_turn' };
     } finally {
       signal.removeEventListener('abort', stop);
