@@ -92,15 +92,26 @@ function signalProcess(target: number, signal: NodeJS.Signals): void {
  */
 export async function terminateGroup(groupId: number, graceMs: number, mark?: string): Promise<void> {
   // A dying process's environment reads empty before it is gone, and so does one that execs with
-  // an empty environment: each one found marked is followed by its pid until it has ended.
+  // an empty environment: each one found marked is followed by its pid until it has ended, and so
+  // is the group it leads or joined (setsid), where what it starts after the exec lives.
   const followed = new Set<number>();
-  const followedAlive = () => isGroupAlive(groupId) || [...followed].some(isRunning);
-  /** Signals the group and the marked processes; whether anything may still be alive. */
+  const groups = new Set([groupId]);
+  const followedAlive = () => [...groups].some(isGroupAlive) || [...followed].some(isRunning);
+  /** Signals the groups and the marked processes; whether anything may still be alive. */
   const stop = (signal: NodeJS.Signals): boolean => {
-    signalProcess(-groupId, signal);
-    for (const pid of mark === undefined ? [] : markedProcesses(mark)) followed.add(pid);
-    // One that was marked stays ours after an exec with an empty environment.
-    for (const pid of followed) if (isRunning(pid)) signalProcess(pid, signal);
+    for (const pid of mark === undefined ? [] : markedProcesses(mark)) {
+      followed.add(pid);
+      const group = statOf(pid)?.group;
+      // A command's processes are in sessions it made (it starts detached), never in Sylvan's group.
+      if (group !== undefined && group > 1 && group !== ownGroup()) groups.add(group);
+    }
+    for (const group of groups) signalProcess(-group, signal);
+    // One that was marked stays ours after an exec with an empty environment; one signal each (a
+    // second SIGTERM would reach what a trap on the first exec-ed).
+    for (const pid of followed) {
+      const stat = statOf(pid);
+      if (stat?.running && !groups.has(stat.group)) signalProcess(pid, signal);
+    }
     return followedAlive();
   };
   const alive = () => followedAlive() || (mark !== undefined && markedProcesses(mark).length > 0);
@@ -111,6 +122,9 @@ export async function terminateGroup(groupId: number, graceMs: number, mark?: st
   }
   liveGroups.delete(groupId);
 }
+
+/** Sylvan's own process group, which no command's process can join (it is in another session). */
+const ownGroup = (): number | undefined => statOf(process.pid)?.group;
 
 /** Whether `pid` still runs: not ended, and not a zombie (Linux; elsewhere, whether it exists). */
 function isRunning(pid: number): boolean {

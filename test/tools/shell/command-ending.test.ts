@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { isGroupAlive, terminateGroup } from '../../../src/tools/shell/process-group.ts';
 import { MARK_VARIABLE } from '../../../src/tools/shell/process-marks.ts';
+import { livingWith } from './group-processes.ts';
 
 const started: ChildProcess[] = [];
 after(() => {
@@ -59,6 +60,27 @@ describe('ending a command', { skip: process.platform !== 'linux' && 'marks are 
     assert.ok(state === undefined || state === 'Z', `the process that dropped its mark still runs (state ${state})`);
     await ended(escaper);
     assert.equal(escaper.signalCode, 'SIGKILL');
+  });
+
+  test('what such a process starts after its exec dies with it: its group is followed too', async () => {
+    const mark = `test-${process.pid}.command-exec-fork`;
+    const leader = marked(mark);
+    leader.kill('SIGKILL');
+    await ended(leader);
+    const child = `${7000 + (process.pid % 1000)}.5`;
+    // Detached: the group it leads, as after a setsid. After the exec nothing of it carries the mark.
+    const escaper = spawn('/bin/bash', ['-c', `trap "exec env -i /bin/bash -c 'trap \\"\\" TERM; sleep ${child} & wait' >/dev/null" TERM; echo ready; while :; do sleep 0.05; done`], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { PATH: process.env.PATH, [MARK_VARIABLE]: mark },
+    });
+    started.push(escaper);
+    await new Promise((resolve) => escaper.stdout!.once('data', resolve));
+    await terminateGroup(leader.pid!, 300, mark);
+    const survivors = livingWith(`sleep ${child}`);
+    if (survivors.length > 0) spawnSync('pkill', ['-f', `sleep ${child}`]);
+    assert.deepEqual(survivors, [], 'the sleep started after the exec outlived the command');
+    await ended(escaper);
   });
 });
 
