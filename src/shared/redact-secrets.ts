@@ -2,18 +2,28 @@
 /** Shorter pieces of a key are too likely to be ordinary text to be worth hiding on their own. */
 const MIN_PIECE = 8;
 const REDACTED = '[redacted]';
+/**
+ * Streamed text may show up to this many characters that could begin a key when the next piece is
+ * long in coming (an answer's last "s" must not wait for it); the rest of such a key is a form.
+ */
+export const SHOWN_LEAD = 3;
 
 /**
  * The forms a secret can take in text: itself, each of its lines (a key pasted with a newline is
- * quoted line by line in Node's header errors), and each of those escaped as inside a JSON string.
+ * quoted line by line in Node's header errors), each without its first one to three characters
+ * (shown at the end of a streamed piece before the rest came), and each of those escaped as inside
+ * a JSON string.
  */
 function formsOf(secrets: readonly string[]): string[] {
   const forms = new Set<string>();
   for (const secret of secrets) {
-    for (const piece of [secret, secret.trim(), ...secret.split(/[\r\n]+/)]) {
-      if (piece.trim().length < MIN_PIECE) continue;
-      forms.add(piece);
-      forms.add(JSON.stringify(piece).slice(1, -1));
+    for (const line of [secret, secret.trim(), ...secret.split(/[\r\n]+/)]) {
+      for (let lead = 0; lead <= SHOWN_LEAD; lead++) {
+        const piece = line.slice(lead);
+        if (piece.trim().length < MIN_PIECE) continue;
+        forms.add(piece);
+        forms.add(JSON.stringify(piece).slice(1, -1));
+      }
     }
   }
   // Longest first, so a whole key is replaced before one of its lines.

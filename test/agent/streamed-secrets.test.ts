@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AgentEvent } from '../../src/agent/loop/events.ts';
 import { redactTurn } from '../../src/agent/loop/redact-events.ts';
+import { withDeadline } from '../helpers/deadline.ts';
 
 const KEY = 'sk-streamed-secret-4f1e9a';
 
@@ -51,10 +52,29 @@ describe('a key the model quotes, streamed in pieces', () => {
     assert.equal(textOf(events), 'done');
   });
 
-  test('text that cannot begin a key streams piece for piece, Chinese as English', async () => {
-    const pieces: AgentEvent[] = ['北京', '今天', '晴朗，', 'sunny ', 'and s', 'till warm'].map((text) => ({ type: 'text-delta', text }));
+  test('text streams piece for piece, Chinese as English; only what could begin a key waits for the next piece', async () => {
+    const pieces: AgentEvent[] = ['北京', '今天', '晴朗，', 'sunny ', 'and s', 'till warm, sk-s', 'treamlined'].map((text) => ({ type: 'text-delta', text }));
     const { events } = await shown(pieces);
-    // "s" could begin "sk-…": it alone waits for the next piece.
-    assert.deepEqual(events.map((event) => (event.type === 'text-delta' ? event.text : '')), ['北京', '今天', '晴朗，', 'sunny ', 'and ', 'still warm']);
+    assert.deepEqual(events.map((event) => (event.type === 'text-delta' ? event.text : '')), ['北京', '今天', '晴朗，', 'sunny ', 'and ', 'still warm, ', 'sk-streamlined']);
+  });
+
+  test('a stream that stalls after a last "s" shows it within a moment; a key that then goes on is scrubbed all the same', async () => {
+    let resume!: () => void;
+    const resumed = new Promise<void>((resolve) => (resume = resolve));
+    async function* stalling(): AsyncGenerator<AgentEvent, string> {
+      yield { type: 'text-delta', text: 'Your key is s' };
+      await resumed;
+      yield { type: 'text-delta', text: 'k-streamed-secret-4f1e9a, keep it.' };
+      return 'done';
+    }
+    const stream = redactTurn(stalling(), [KEY]);
+    const first = await stream.next();
+    assert.deepEqual(first.value, { type: 'text-delta', text: 'Your key is ' });
+    const second = await withDeadline(stream.next(), 5_000, 'the held "s" to show while the stream stalls');
+    assert.deepEqual(second.value, { type: 'text-delta', text: 's' });
+    resume();
+    const rest: string[] = [];
+    for (let next = await stream.next(); !next.done; next = await stream.next()) if (next.value.type === 'text-delta') rest.push(next.value.text);
+    assert.equal(rest.join(''), '[redacted], keep it.');
   });
 });

@@ -1,5 +1,5 @@
 import type { AgentEvent } from './events.ts';
-import { redactSecrets, redactValue, secretStartAtEnd } from '../../shared/redact-secrets.ts';
+import { redactSecrets, redactValue, secretStartAtEnd, SHOWN_LEAD } from '../../shared/redact-secrets.ts';
 
 /**
  * An event with the secrets scrubbed from the text that can carry a server's or Node's words
@@ -31,16 +31,27 @@ export function redactEvent(event: AgentEvent, secrets: readonly string[]): Agen
   }
 }
 
+/** A short end held back (three characters or fewer that could begin a key) shows after this long without a next piece. */
+const SHORT_HOLD_MS = 150;
+
 /**
  * The same turn with every event passed through `redactEvent`, and the answer's and the reasoning's
  * text scrubbed across the pieces it streams in: a key the model quotes never reaches a renderer,
- * whole or cut in two. The stop reason is kept.
+ * whole or cut in two (at most its first three characters, when the stream stalls right after
+ * them). The stop reason is kept.
  */
 export async function* redactTurn<RESULT>(events: AsyncGenerator<AgentEvent, RESULT>, secrets: readonly string[]): AsyncGenerator<AgentEvent, RESULT> {
   const stream = new ScrubbedStream(secrets);
+  let pending: Promise<IteratorResult<AgentEvent, RESULT>> | undefined;
   try {
     while (true) {
-      const next = await events.next();
+      pending ??= events.next();
+      const next = stream.holdsShortEnd() ? await withinShortHold(pending) : await pending;
+      if (next === undefined) {
+        yield* stream.releaseShortEnd();
+        continue;
+      }
+      pending = undefined;
       if (next.done) {
         yield* stream.flush();
         return next.value;
@@ -49,6 +60,17 @@ export async function* redactTurn<RESULT>(events: AsyncGenerator<AgentEvent, RES
     }
   } finally {
     await events.return(undefined as RESULT);
+  }
+}
+
+/** `next`, or undefined when it has not come within SHORT_HOLD_MS. */
+async function withinShortHold<T>(next: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), SHORT_HOLD_MS)));
+  try {
+    return await Promise.race([next, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -72,27 +94,51 @@ function deltaOf(event: AgentEvent): Delta | undefined {
  */
 class ScrubbedStream {
   private held: Delta | undefined;
+  /** How much of the key that may have begun is shown or held (the held text's end, with `shownTail`). */
+  private keyStart = 0;
+  /** The last characters this stream showed: with what follows they may begin a key. */
+  private shownTail = '';
+  private stream: string | undefined;
 
   constructor(private readonly secrets: readonly string[]) {}
 
   *take(event: AgentEvent): Generator<AgentEvent> {
     const delta = this.secrets.length === 0 ? undefined : deltaOf(event);
+    if (delta === undefined || delta.stream !== this.stream) yield* this.flush();
     if (delta === undefined) {
-      yield* this.flush();
       yield event;
       return;
     }
-    const joined = this.held?.stream === delta.stream ? this.held.text + delta.text : delta.text;
-    if (this.held?.stream !== delta.stream) yield* this.flush();
-    const text = redactSecrets(joined, this.secrets);
-    const kept = secretStartAtEnd(text, this.secrets);
-    if (kept < text.length) yield delta.rebuild(text.slice(0, text.length - kept));
+    if (delta.stream !== this.stream) this.shownTail = '';
+    this.stream = delta.stream;
+    const text = redactSecrets((this.held?.text ?? '') + delta.text, this.secrets);
+    this.keyStart = secretStartAtEnd(this.shownTail + text, this.secrets);
+    const kept = Math.min(text.length, this.keyStart);
+    yield* this.show(delta, text.slice(0, text.length - kept));
     this.held = kept > 0 ? { ...delta, text: text.slice(text.length - kept) } : undefined;
+  }
+
+  /** Whether what waits is at most the first three characters of a key: they may show after a pause. */
+  holdsShortEnd(): boolean {
+    return this.held !== undefined && this.keyStart <= SHOWN_LEAD;
+  }
+
+  *releaseShortEnd(): Generator<AgentEvent> {
+    const held = this.held;
+    this.held = undefined;
+    if (held) yield* this.show(held, held.text);
   }
 
   *flush(): Generator<AgentEvent> {
     const held = this.held;
     this.held = undefined;
+    this.stream = undefined;
     if (held) yield held.rebuild(held.text);
+  }
+
+  private *show(delta: Delta, text: string): Generator<AgentEvent> {
+    if (text === '') return;
+    this.shownTail = (this.shownTail + text).slice(-SHOWN_LEAD);
+    yield delta.rebuild(text);
   }
 }
