@@ -43,19 +43,7 @@ describe('ending a command', { skip: process.platform !== 'linux' && 'marks are 
     assert.notEqual(stateOf(twelve.pid!), undefined);
   });
   test('a marked process that answers SIGTERM by exec-ing with an empty environment is followed and killed', async () => {
-    const mark = `test-${process.pid}.command-exec`;
-    // Its group is gone: only the mark finds it, as it finds a process that left by setsid.
-    const leader = marked(mark);
-    leader.kill('SIGKILL');
-    await ended(leader);
-    const escaper = spawn('/bin/bash', ['-c', 'trap "exec env -i sleep 60" TERM; echo ready; while :; do sleep 0.05; done'], {
-      detached: true,
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: { PATH: process.env.PATH, [MARK_VARIABLE]: mark },
-    });
-    started.push(escaper);
-    await new Promise((resolve) => escaper.stdout!.once('data', resolve));
-    await terminateGroup(leader.pid!, 300, mark);
+    const { escaper } = await endedWithEscaper('command-exec', 'exec env -i sleep 60');
     const state = stateOf(escaper.pid!);
     assert.ok(state === undefined || state === 'Z', `the process that dropped its mark still runs (state ${state})`);
     await ended(escaper);
@@ -63,26 +51,35 @@ describe('ending a command', { skip: process.platform !== 'linux' && 'marks are 
   });
 
   test('what such a process starts after its exec dies with it: its group is followed too', async () => {
-    const mark = `test-${process.pid}.command-exec-fork`;
-    const leader = marked(mark);
-    leader.kill('SIGKILL');
-    await ended(leader);
     const child = `${7000 + (process.pid % 1000)}.5`;
-    // Detached: the group it leads, as after a setsid. After the exec nothing of it carries the mark.
-    const escaper = spawn('/bin/bash', ['-c', `trap "exec env -i /bin/bash -c 'trap \\"\\" TERM; sleep ${child} & wait' >/dev/null" TERM; echo ready; while :; do sleep 0.05; done`], {
-      detached: true,
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: { PATH: process.env.PATH, [MARK_VARIABLE]: mark },
-    });
-    started.push(escaper);
-    await new Promise((resolve) => escaper.stdout!.once('data', resolve));
-    await terminateGroup(leader.pid!, 300, mark);
+    const { escaper } = await endedWithEscaper('command-exec-fork', `exec env -i /bin/bash -c 'trap \\"\\" TERM; sleep ${child} & wait' >/dev/null`);
     const survivors = livingWith(`sleep ${child}`);
     if (survivors.length > 0) spawnSync('pkill', ['-f', `sleep ${child}`]);
     assert.deepEqual(survivors, [], 'the sleep started after the exec outlived the command');
     await ended(escaper);
   });
 });
+
+/**
+ * A command whose group is gone (only the mark finds what it left, as after a setsid), and a marked
+ * bash of it in a group of its own that runs `onTerm` when SIGTERM comes; returned once the
+ * command was ended with a 300 ms grace.
+ */
+async function endedWithEscaper(label: string, onTerm: string): Promise<{ escaper: ChildProcess }> {
+  const mark = `test-${process.pid}.${label}`;
+  const leader = marked(mark);
+  leader.kill('SIGKILL');
+  await ended(leader);
+  const escaper = spawn('/bin/bash', ['-c', `trap "${onTerm}" TERM; echo ready; while :; do sleep 0.05; done`], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { PATH: process.env.PATH, [MARK_VARIABLE]: mark },
+  });
+  started.push(escaper);
+  await new Promise((resolve) => escaper.stdout!.once('data', resolve));
+  await terminateGroup(leader.pid!, 300, mark);
+  return { escaper };
+}
 
 describe('the process liveness check', { skip: process.platform !== 'linux' && 'zombies are told apart in /proc (Linux)', timeout: 30_000 }, () => {
   test('does not count a zombie as alive', async () => {
