@@ -52,9 +52,10 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
  */
 export function secretStartAtEnd(text: string, secrets: readonly string[]): number {
   let longest = 0;
+  const last = text.charCodeAt(text.length - 1);
   for (const form of cachedForms(secrets)) {
     for (let length = Math.min(form.length - 1, text.length); length > longest; length--) {
-      if (text.endsWith(form.slice(0, length))) {
+      if (form.charCodeAt(length - 1) === last && text.endsWith(form.slice(0, length))) {
         longest = length;
         break;
       }
